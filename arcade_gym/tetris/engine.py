@@ -1,0 +1,780 @@
+"""numba kernels of the Tetris engine: pure functions over numpy arrays, no Python objects.
+
+The whole game state lives in three arrays so one compiled call can do a full step:
+
+- `board`: uint8 (20, 10), 0 empty, `type + 1` for a locked cell;
+- `st`: int64 state vector indexed by the `S_*` constants below;
+- `seq`: int8 piece sequence (seven-bag), consumed from `st[S_QPOS]`.
+
+Candidate generation writes into preallocated `cinfo` (one row per candidate, columns `C_*`) and
+`cfeat` (afterstate features: 10 heights then `rules.FEATURE_NAMES`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arcade_gym.tetris.rules import (
+    BOARD_HEIGHT,
+    BOARD_WIDTH,
+    CLASSIC_CLEAR,
+    COMBO_STEP,
+    DROP_POINTS_PER_ROW,
+    END_NONE,
+    END_PIECE_CAP,
+    END_TICK_CAP,
+    END_TOP_OUT,
+    GUIDELINE_CLEAR,
+    HOLD_ACTION,
+    KICKS,
+    MIN_X,
+    N_ACTIONS,
+    O,
+    PERFECT_CLEAR,
+    PLACEMENT_XS,
+    PREVIEW,
+    SCORING_CLASSIC,
+    SHAPES,
+    SOFT_DROP_POINTS_PER_ROW,
+    SPAWN_X,
+    SPAWN_Y,
+    SPIN_FULL,
+    SPIN_MINI,
+    SPIN_NONE,
+    T,
+    T_CORNERS,
+    T_FRONT_CORNERS,
+    I,
+)
+
+W = BOARD_WIDTH
+H = BOARD_HEIGHT
+
+# --- the state vector -------------------------------------------------------------------------
+S_ACTIVE = 0
+S_X = 1
+S_Y = 2
+S_ROT = 3
+S_HOLD = 4  # piece type or -1
+S_CAN_HOLD = 5
+S_QPOS = 6  # index in seq of the next piece
+S_SCORE = 7
+S_LINES = 8
+S_LEVEL = 9
+S_PIECES = 10
+S_COMBO = 11
+S_B2B = 12
+S_TICK = 13
+S_END = 14  # rules.END_*
+S_LAST_ROT = 15  # 1 when the last successful move was a rotation
+S_LAST_KICK = 16  # kick test index of that rotation
+S_SCORING = 17  # rules.SCORING_*
+S_START_LEVEL = 18
+S_PIECE_CAP = 19
+S_TICK_CAP = 20
+S_GRAVITY_MS = 21  # ms accumulated towards the next gravity row (Blitz / realtime)
+S_NCAND = 22  # candidates currently listed in cinfo
+STATE_LEN = 23
+
+# --- candidate rows ---------------------------------------------------------------------------
+C_X = 0
+C_ROT = 1
+C_Y_START = 2
+C_Y_LAND = 3
+C_LINES = 4
+C_SCORE_DELTA = 5
+C_DROP = 6
+C_CLEAR = 7
+C_TOP_OUT = 8
+C_SPIN = 9
+C_ACTION = 10
+CINFO_LEN = 11
+MAX_CANDIDATES = 4 * PLACEMENT_XS
+
+F_HEIGHTS = 0  # 10 columns
+F_MAX_HEIGHT = 10
+F_AGGREGATE = 11
+F_HOLES = 12
+F_BUMPINESS = 13
+F_WELLS = 14
+F_ROW_TRANSITIONS = 15
+F_COL_TRANSITIONS = 16
+FEATURES_LEN = 17
+
+# Primitive controls (NARCADE order).
+LEFT, RIGHT, ROTATE_CW, ROTATE_CCW, SOFT_DROP, HARD_DROP = range(6)
+
+# Search box: piece origins with y in [Y_MIN, 19] and x in [-3, 10].
+Y_MIN = -8
+Y_SPAN = H - Y_MIN
+X_OFF = 3
+X_SPAN = W + 6
+
+
+# --- sequence ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _splitmix64(state: np.ndarray) -> np.uint64:
+    """Advance the one-word PRNG in `state[0]` and return the next 64-bit output."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def fill_seven_bag(seed: np.uint64, seq: np.ndarray) -> None:
+    """Fill `seq` with consecutive seven-bags, each a Fisher-Yates permutation of IJLOSTZ."""
+    state = np.empty(1, np.uint64)
+    state[0] = seed
+    bag = np.empty(7, np.int8)
+    pos = 0
+    while pos < seq.shape[0]:
+        for k in range(7):
+            bag[k] = k
+        for k in range(6, 0, -1):
+            j = int(_splitmix64(state) % np.uint64(k + 1))
+            tmp = bag[k]
+            bag[k] = bag[j]
+            bag[j] = tmp
+        for k in range(7):
+            if pos < seq.shape[0]:
+                seq[pos] = bag[k]
+                pos += 1
+
+
+@njit(cache=True)
+def shuffled_order(seed: np.uint64, n: int) -> np.ndarray:
+    """A permutation of range(n) drawn from `seed` (candidate order and ids in questions)."""
+    state = np.empty(1, np.uint64)
+    state[0] = seed
+    order = np.arange(n)
+    for k in range(n - 1, 0, -1):
+        j = int(_splitmix64(state) % np.uint64(k + 1))
+        tmp = order[k]
+        order[k] = order[j]
+        order[j] = tmp
+    return order
+
+
+# --- geometry ---------------------------------------------------------------------------------
+@njit(cache=True)
+def collides(board: np.ndarray, t: int, x: int, y: int, r: int) -> bool:
+    """True when piece `t` at `(x, y, r)` overlaps a wall, the floor or a locked cell."""
+    for i in range(4):
+        cx = x + SHAPES[t, r, i, 0]
+        cy = y + SHAPES[t, r, i, 1]
+        if cx < 0 or cx >= W or cy >= H:
+            return True
+        if cy >= 0 and board[cy, cx] != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def try_rotate(board: np.ndarray, t: int, x: int, y: int, r: int, direction: int) -> tuple:
+    """SRS rotation: the first of the kick tests that fits wins.
+
+    Returns `(ok, x, y, rotation, kick_index)`; `direction` 0 = clockwise, 1 = counter-clockwise.
+    """
+    nr = (r + 1) % 4 if direction == 0 else (r + 3) % 4
+    table = 1 if t == I else 0
+    tests = 1 if t == O else 5
+    for k in range(tests):
+        nx = x + KICKS[table, r, direction, k, 0]
+        ny = y + KICKS[table, r, direction, k, 1]
+        if not collides(board, t, nx, ny, nr):
+            return True, nx, ny, nr, k
+    return False, x, y, r, -1
+
+
+@njit(cache=True)
+def drop_distance(board: np.ndarray, t: int, x: int, y: int, r: int) -> int:
+    """Rows the piece falls on a hard drop."""
+    d = 0
+    while not collides(board, t, x, y + d + 1, r):
+        d += 1
+    return d
+
+
+@njit(cache=True)
+def _occupied(board: np.ndarray, cx: int, cy: int) -> bool:
+    if cx < 0 or cx >= W or cy >= H:
+        return True
+    return cy >= 0 and board[cy, cx] != 0
+
+
+@njit(cache=True)
+def spin_kind(board: np.ndarray, t: int, x: int, y: int, r: int, last_kick: int) -> int:
+    """T-spin class of a T resting at `(x, y, r)` whose last move was a rotation.
+
+    Three of the four box corners occupied makes a spin; it is full when both corners the T points
+    at are occupied or the rotation used the last kick test, otherwise a mini.
+    """
+    if t != T:
+        return SPIN_NONE
+    corners = 0
+    for i in range(4):
+        if _occupied(board, x + T_CORNERS[i, 0], y + T_CORNERS[i, 1]):
+            corners += 1
+    if corners < 3:
+        return SPIN_NONE
+    front = 0
+    for i in range(2):
+        if _occupied(board, x + T_FRONT_CORNERS[r, i, 0], y + T_FRONT_CORNERS[r, i, 1]):
+            front += 1
+    if front == 2 or last_kick == 4:
+        return SPIN_FULL
+    return SPIN_MINI
+
+
+# --- board updates ----------------------------------------------------------------------------
+@njit(cache=True)
+def lock_cells(board: np.ndarray, t: int, x: int, y: int, r: int) -> bool:
+    """Write the piece into the board; True when a cell lies above row 0 (a lock-out)."""
+    above = False
+    for i in range(4):
+        cx = x + SHAPES[t, r, i, 0]
+        cy = y + SHAPES[t, r, i, 1]
+        if cy < 0:
+            above = True
+        else:
+            board[cy, cx] = t + 1
+    return above
+
+
+@njit(cache=True)
+def clear_lines(board: np.ndarray) -> int:
+    """Remove full rows, shifting the rows above down; returns the count."""
+    write = H - 1
+    cleared = 0
+    for read in range(H - 1, -1, -1):
+        full = True
+        for c in range(W):
+            if board[read, c] == 0:
+                full = False
+                break
+        if full:
+            cleared += 1
+            continue
+        if write != read:
+            for c in range(W):
+                board[write, c] = board[read, c]
+        write -= 1
+    for row in range(write, -1, -1):
+        for c in range(W):
+            board[row, c] = 0
+    return cleared
+
+
+@njit(cache=True)
+def board_empty(board: np.ndarray) -> bool:
+    for row in range(H):
+        for c in range(W):
+            if board[row, c] != 0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def board_features(board: np.ndarray, out: np.ndarray) -> None:
+    """Heights, holes, bumpiness, wells and transitions as `shared/RULES.md` defines them."""
+    aggregate = 0
+    max_height = 0
+    holes = 0
+    col_transitions = 0
+    for c in range(W):
+        h = 0
+        seen = False
+        for row in range(H):
+            filled = board[row, c] != 0
+            if filled and not seen:
+                seen = True
+                h = H - row
+            elif seen and not filled:
+                holes += 1
+            if row > 0 and filled != (board[row - 1, c] != 0):
+                col_transitions += 1
+        if board[H - 1, c] == 0:
+            col_transitions += 1  # the floor counts as filled
+        out[F_HEIGHTS + c] = h
+        aggregate += h
+        if h > max_height:
+            max_height = h
+    bumpiness = 0
+    wells = 0
+    for c in range(W):
+        h = out[F_HEIGHTS + c]
+        if c + 1 < W:
+            bumpiness += abs(h - out[F_HEIGHTS + c + 1])
+        if c == 0:
+            side = out[F_HEIGHTS + 1]
+        elif c == W - 1:
+            side = out[F_HEIGHTS + W - 2]
+        else:
+            side = min(out[F_HEIGHTS + c - 1], out[F_HEIGHTS + c + 1])
+        if side > h:
+            wells += side - h
+    row_transitions = 0
+    for row in range(H):
+        prev = True  # the left wall
+        for c in range(W):
+            filled = board[row, c] != 0
+            if filled != prev:
+                row_transitions += 1
+            prev = filled
+        if not prev:
+            row_transitions += 1  # the right wall
+    out[F_MAX_HEIGHT] = max_height
+    out[F_AGGREGATE] = aggregate
+    out[F_HOLES] = holes
+    out[F_BUMPINESS] = bumpiness
+    out[F_WELLS] = wells
+    out[F_ROW_TRANSITIONS] = row_transitions
+    out[F_COL_TRANSITIONS] = col_transitions
+
+
+# --- scoring ----------------------------------------------------------------------------------
+@njit(cache=True)
+def level_for(scoring: int, start_level: int, lines: int) -> int:
+    """Guideline: 1 + lines // 10. Classic: start level + lines // 10."""
+    if scoring == SCORING_CLASSIC:
+        return start_level + lines // 10
+    return 1 + lines // 10
+
+
+@njit(cache=True)
+def clear_score(
+    scoring: int, lines: int, spin: int, level: int, combo: int, b2b: int, perfect: bool
+) -> tuple:
+    """Points of one lock's clear (drop points excluded). Returns `(points, combo, b2b)`."""
+    if scoring == SCORING_CLASSIC:
+        return CLASSIC_CLEAR[lines] * (level + 1), combo, b2b
+    points = GUIDELINE_CLEAR[spin, lines] * level
+    if lines == 0:
+        return points, -1, b2b
+    difficult = lines == 4 or spin != SPIN_NONE
+    b2b_applied = difficult and b2b == 1
+    if b2b_applied:
+        points = points * 3 // 2
+    new_combo = combo + 1
+    if new_combo >= 1:
+        points += COMBO_STEP * new_combo * level
+    if perfect:
+        index = 5 if (lines == 4 and b2b_applied) else lines
+        points += PERFECT_CLEAR[index] * level
+    return points, new_combo, 1 if difficult else 0
+
+
+# --- candidate search -------------------------------------------------------------------------
+@njit(cache=True)
+def _reachable(
+    board: np.ndarray, t: int, x0: int, y0: int, r0: int, mode0: int, best_y: np.ndarray, mode: np.ndarray
+) -> None:
+    """Breadth-first search over shifts and rotations at or above row y0.
+
+    `best_y[r, x + X_OFF]` receives the lowest reachable origin row per (rotation, x), or Y_MIN - 1,
+    and `mode` how that state was last entered: 0 shift, 1 rotation, 2 rotation by the last kick.
+    """
+    visited = np.zeros((4, Y_SPAN, X_SPAN), np.int8)
+    qx = np.empty(4 * Y_SPAN * X_SPAN, np.int64)
+    qy = np.empty_like(qx)
+    qr = np.empty_like(qx)
+    best_y[:, :] = Y_MIN - 1
+    head = 0
+    tail = 0
+    visited[r0, y0 - Y_MIN, x0 + X_OFF] = 1 + mode0
+    qx[tail] = x0
+    qy[tail] = y0
+    qr[tail] = r0
+    tail += 1
+    while head < tail:
+        x = qx[head]
+        y = qy[head]
+        r = qr[head]
+        head += 1
+        if y > best_y[r, x + X_OFF]:
+            best_y[r, x + X_OFF] = y
+        for move in range(4):
+            nx, ny, nr, m = x, y, r, 0
+            if move < 2:
+                nx = x - 1 if move == 0 else x + 1
+                if collides(board, t, nx, ny, nr):
+                    continue
+            else:
+                ok, nx, ny, nr, kick = try_rotate(board, t, x, y, r, move - 2)
+                if not ok:
+                    continue
+                m = 2 if kick == 4 else 1
+            if ny > y0 or ny < Y_MIN or nx + X_OFF < 0 or nx + X_OFF >= X_SPAN:
+                continue
+            v = visited[nr, ny - Y_MIN, nx + X_OFF]
+            if v == 0:
+                visited[nr, ny - Y_MIN, nx + X_OFF] = 1 + m
+                qx[tail] = nx
+                qy[tail] = ny
+                qr[tail] = nr
+                tail += 1
+            elif v - 1 < m:
+                visited[nr, ny - Y_MIN, nx + X_OFF] = 1 + m  # same state, better spin credit
+    for r in range(4):
+        for xi in range(X_SPAN):
+            if best_y[r, xi] >= Y_MIN:
+                mode[r, xi] = visited[r, best_y[r, xi] - Y_MIN, xi] - 1
+
+
+@njit(cache=True)
+def _cells_key(t: int, x: int, y: int, r: int) -> np.int64:
+    """Order-free key of the four cells a piece covers (to dedupe identical outcomes)."""
+    cells = np.empty(4, np.int64)
+    for i in range(4):
+        cells[i] = (y + SHAPES[t, r, i, 1] - Y_MIN) * X_SPAN + x + SHAPES[t, r, i, 0] + X_OFF
+    cells.sort()
+    return ((cells[0] * 512 + cells[1]) * 512 + cells[2]) * 512 + cells[3]
+
+
+@njit(cache=True)
+def simulate_lock(
+    board: np.ndarray,
+    scratch: np.ndarray,
+    st: np.ndarray,
+    seq: np.ndarray,
+    t: int,
+    x: int,
+    y_land: int,
+    r: int,
+    drop_rows: int,
+    spin: int,
+    row: np.ndarray,
+    feat: np.ndarray,
+) -> None:
+    """Play a lock on a copy of the board; fill one candidate row and its afterstate features."""
+    scratch[:, :] = board
+    above = lock_cells(scratch, t, x, y_land, r)
+    lines = clear_lines(scratch)
+    perfect = lines > 0 and board_empty(scratch)
+    points, _, _ = clear_score(
+        st[S_SCORING], lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
+    )
+    drop = 0 if st[S_SCORING] == SCORING_CLASSIC else DROP_POINTS_PER_ROW * drop_rows
+    top_out = above
+    if not top_out and st[S_QPOS] < seq.shape[0]:
+        top_out = collides(scratch, seq[st[S_QPOS]], SPAWN_X, SPAWN_Y, 0)
+    row[C_LINES] = lines
+    row[C_DROP] = drop
+    row[C_CLEAR] = points
+    row[C_SCORE_DELTA] = drop + points
+    row[C_TOP_OUT] = 1 if top_out else 0
+    row[C_SPIN] = spin
+    board_features(scratch, feat)
+
+
+@njit(cache=True)
+def generate_candidates(
+    board: np.ndarray, st: np.ndarray, seq: np.ndarray, cinfo: np.ndarray, cfeat: np.ndarray
+) -> int:
+    """List every distinct placement of the active piece from its current position.
+
+    Candidates are in (rotation, x) order; identical outcomes keep the one that scores more (on a
+    tie the lower rotation). Returns the count and stores it in `st[S_NCAND]`.
+    """
+    t = st[S_ACTIVE]
+    best_y = np.empty((4, X_SPAN), np.int64)
+    mode = np.zeros((4, X_SPAN), np.int64)
+    initial_mode = 0
+    if st[S_LAST_ROT] == 1:
+        initial_mode = 2 if st[S_LAST_KICK] == 4 else 1
+    _reachable(board, t, st[S_X], st[S_Y], st[S_ROT], initial_mode, best_y, mode)
+    keys = np.empty(MAX_CANDIDATES, np.int64)
+    scratch = np.empty_like(board)
+    spare_row = np.empty(CINFO_LEN, np.int64)
+    spare_feat = np.empty(FEATURES_LEN, np.int64)
+    n = 0
+    for r in range(4):
+        for xi in range(X_SPAN):
+            y = best_y[r, xi]
+            if y < Y_MIN:
+                continue
+            x = xi - X_OFF
+            drop_rows = drop_distance(board, t, x, y, r)
+            y_land = y + drop_rows
+            spin = SPIN_NONE
+            if drop_rows == 0 and mode[r, xi] > 0:
+                spin = spin_kind(board, t, x, y_land, r, 4 if mode[r, xi] == 2 else 0)
+            key = _cells_key(t, x, y_land, r)
+            slot = n
+            for k in range(n):
+                if keys[k] == key:
+                    slot = k
+                    break
+            target = cinfo[slot]
+            if slot < n:
+                # Same outcome as an earlier (lower-rotation) placement: keep the higher score.
+                simulate_lock(
+                    board, scratch, st, seq, t, x, y_land, r, drop_rows, spin, spare_row, spare_feat
+                )
+                if spare_row[C_SCORE_DELTA] <= target[C_SCORE_DELTA]:
+                    continue
+                target[:] = spare_row
+                cfeat[slot, :] = spare_feat
+            else:
+                simulate_lock(
+                    board, scratch, st, seq, t, x, y_land, r, drop_rows, spin, target, cfeat[slot]
+                )
+                keys[n] = key
+                n += 1
+            target[C_X] = x
+            target[C_ROT] = r
+            target[C_Y_START] = y
+            target[C_Y_LAND] = y_land
+            target[C_ACTION] = r * PLACEMENT_XS + x - MIN_X
+    st[S_NCAND] = n
+    return n
+
+
+# --- playing ----------------------------------------------------------------------------------
+@njit(cache=True)
+def spawn(board: np.ndarray, st: np.ndarray, t: int) -> None:
+    """Put piece `t` at the spawn position; a collision there is a top-out."""
+    st[S_ACTIVE] = t
+    st[S_X] = SPAWN_X
+    st[S_Y] = SPAWN_Y
+    st[S_ROT] = 0
+    st[S_LAST_ROT] = 0
+    st[S_LAST_KICK] = -1
+    st[S_GRAVITY_MS] = 0
+    if collides(board, t, SPAWN_X, SPAWN_Y, 0):
+        st[S_END] = END_TOP_OUT
+
+
+@njit(cache=True)
+def spawn_next(board: np.ndarray, st: np.ndarray, seq: np.ndarray) -> None:
+    """Take the next piece from the sequence."""
+    t = seq[st[S_QPOS]]
+    st[S_QPOS] += 1
+    spawn(board, st, t)
+
+
+@njit(cache=True)
+def lock_active(board: np.ndarray, st: np.ndarray, seq: np.ndarray, drop_points: int) -> int:
+    """Lock the active piece where it is, score it, spawn the next one. Returns the score delta.
+
+    A spin is credited when the last move was a rotation (the caller has not moved it down since).
+    """
+    t = st[S_ACTIVE]
+    x = st[S_X]
+    y = st[S_Y]
+    r = st[S_ROT]
+    spin = SPIN_NONE
+    if st[S_LAST_ROT] == 1:
+        spin = spin_kind(board, t, x, y, r, st[S_LAST_KICK])
+    above = lock_cells(board, t, x, y, r)
+    lines = clear_lines(board)
+    perfect = lines > 0 and board_empty(board)
+    points, combo, b2b = clear_score(
+        st[S_SCORING], lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
+    )
+    delta = drop_points + points
+    st[S_SCORE] += delta
+    st[S_LINES] += lines
+    st[S_LEVEL] = level_for(st[S_SCORING], st[S_START_LEVEL], st[S_LINES])
+    st[S_COMBO] = combo
+    st[S_B2B] = b2b
+    st[S_PIECES] += 1
+    st[S_CAN_HOLD] = 1
+    if above:
+        st[S_END] = END_TOP_OUT
+    elif st[S_PIECES] >= st[S_PIECE_CAP]:
+        st[S_END] = END_PIECE_CAP
+    else:
+        spawn_next(board, st, seq)
+    return delta
+
+
+@njit(cache=True)
+def play_placement(board: np.ndarray, st: np.ndarray, seq: np.ndarray, row: np.ndarray) -> int:
+    """Hard-drop the active piece to a listed candidate and lock it. Returns the score delta."""
+    drop_rows = row[C_Y_LAND] - row[C_Y_START]
+    # Replay the spin credit the search found for this placement (it credits reachable spins only).
+    st[S_LAST_ROT] = 0 if row[C_SPIN] == SPIN_NONE else 1
+    st[S_LAST_KICK] = 4 if row[C_SPIN] == SPIN_FULL else 0
+    st[S_X] = row[C_X]
+    st[S_ROT] = row[C_ROT]
+    st[S_Y] = row[C_Y_LAND]
+    drop = 0 if st[S_SCORING] == SCORING_CLASSIC else DROP_POINTS_PER_ROW * drop_rows
+    return lock_active(board, st, seq, drop)
+
+
+@njit(cache=True)
+def hold_piece(board: np.ndarray, st: np.ndarray, seq: np.ndarray) -> None:
+    """Swap the active piece into the hold slot (an empty slot brings the next piece)."""
+    held = st[S_HOLD]
+    st[S_HOLD] = st[S_ACTIVE]
+    if held < 0:
+        spawn_next(board, st, seq)
+    else:
+        spawn(board, st, held)
+    st[S_CAN_HOLD] = 0
+
+
+@njit(cache=True)
+def end_tick(st: np.ndarray) -> None:
+    """Count one answered question and apply the tick cap."""
+    st[S_TICK] += 1
+    if st[S_END] == END_NONE and st[S_TICK] >= st[S_TICK_CAP]:
+        st[S_END] = END_TICK_CAP
+
+
+@njit(cache=True)
+def gravity_rows(board: np.ndarray, st: np.ndarray, seq: np.ndarray, rows: int) -> bool:
+    """Apply `rows` gravity steps; a step that finds the piece resting locks it. True if locked."""
+    for _ in range(rows):
+        if collides(board, st[S_ACTIVE], st[S_X], st[S_Y] + 1, st[S_ROT]):
+            lock_active(board, st, seq, 0)
+            return True
+        st[S_Y] += 1
+        st[S_LAST_ROT] = 0
+    return False
+
+
+# --- RL fast paths ----------------------------------------------------------------------------
+@njit(cache=True)
+def fill_action_view(
+    st: np.ndarray, cinfo: np.ndarray, cfeat: np.ndarray, mask: np.ndarray, featmat: np.ndarray
+) -> None:
+    """Project the listed candidates onto the fixed (rotation, x) + hold action layout."""
+    mask[:] = 0
+    featmat[:, :] = 0.0
+    if st[S_END] != END_NONE:
+        return
+    for k in range(st[S_NCAND]):
+        a = cinfo[k, C_ACTION]
+        mask[a] = 1
+        featmat[a, 0] = cinfo[k, C_LINES]
+        featmat[a, 1] = cinfo[k, C_SCORE_DELTA]
+        featmat[a, 2] = cinfo[k, C_TOP_OUT]
+        for f in range(7):
+            featmat[a, 3 + f] = cfeat[k, F_MAX_HEIGHT + f]
+    if st[S_CAN_HOLD] == 1:
+        mask[HOLD_ACTION] = 1
+
+
+@njit(cache=True)
+def placement_step(
+    board: np.ndarray,
+    st: np.ndarray,
+    seq: np.ndarray,
+    action: int,
+    cinfo: np.ndarray,
+    cfeat: np.ndarray,
+    mask: np.ndarray,
+    featmat: np.ndarray,
+) -> int:
+    """One `Tetris-v3` step: play the placement (or hold) at `action`, list the next candidates.
+
+    The caller has checked `mask[action]`. Returns the score delta.
+    """
+    delta = 0
+    if action == HOLD_ACTION:
+        hold_piece(board, st, seq)
+    else:
+        for k in range(st[S_NCAND]):
+            if cinfo[k, C_ACTION] == action:
+                delta = play_placement(board, st, seq, cinfo[k])
+                break
+    end_tick(st)
+    if st[S_END] == END_NONE:
+        generate_candidates(board, st, seq, cinfo, cfeat)
+    else:
+        st[S_NCAND] = 0
+    fill_action_view(st, cinfo, cfeat, mask, featmat)
+    return delta
+
+
+@njit(cache=True)
+def primitive_step(board: np.ndarray, st: np.ndarray, seq: np.ndarray, control: int) -> int:
+    """One lockstep decision with primitive controls: the control, then one gravity row.
+
+    A hard drop locks at once (no gravity step that decision). Returns the score delta.
+    """
+    t = st[S_ACTIVE]
+    x = st[S_X]
+    y = st[S_Y]
+    r = st[S_ROT]
+    delta = 0
+    if control == LEFT or control == RIGHT:
+        nx = x - 1 if control == LEFT else x + 1
+        if not collides(board, t, nx, y, r):
+            st[S_X] = nx
+            st[S_LAST_ROT] = 0
+    elif control == ROTATE_CW or control == ROTATE_CCW:
+        ok, nx, ny, nr, kick = try_rotate(board, t, x, y, r, 0 if control == ROTATE_CW else 1)
+        if ok:
+            st[S_X] = nx
+            st[S_Y] = ny
+            st[S_ROT] = nr
+            st[S_LAST_ROT] = 1
+            st[S_LAST_KICK] = kick
+    elif control == SOFT_DROP:
+        if not collides(board, t, x, y + 1, r):
+            st[S_Y] = y + 1
+            st[S_LAST_ROT] = 0
+            if st[S_SCORING] != SCORING_CLASSIC:
+                delta += SOFT_DROP_POINTS_PER_ROW
+                st[S_SCORE] += SOFT_DROP_POINTS_PER_ROW
+    elif control == HARD_DROP:
+        rows = drop_distance(board, t, x, y, r)
+        if rows > 0:
+            st[S_Y] = y + rows
+            st[S_LAST_ROT] = 0
+        drop = 0 if st[S_SCORING] == SCORING_CLASSIC else DROP_POINTS_PER_ROW * rows
+        delta += lock_active(board, st, seq, drop)
+        end_tick(st)
+        return delta
+    before = st[S_SCORE]
+    gravity_rows(board, st, seq, 1)
+    delta += st[S_SCORE] - before
+    end_tick(st)
+    return delta
+
+
+@njit(cache=True)
+def primitive_view(board: np.ndarray, st: np.ndarray, out: np.ndarray) -> None:
+    """Board with the stack as 1 and the falling piece as 2 (the primitive observation)."""
+    for row in range(H):
+        for c in range(W):
+            out[row, c] = 1 if board[row, c] != 0 else 0
+    if st[S_END] != END_NONE:
+        return
+    t = st[S_ACTIVE]
+    for i in range(4):
+        cx = st[S_X] + SHAPES[t, st[S_ROT], i, 0]
+        cy = st[S_Y] + SHAPES[t, st[S_ROT], i, 1]
+        if 0 <= cy < H and 0 <= cx < W:
+            out[cy, cx] = 2
+
+
+# --- hashing ----------------------------------------------------------------------------------
+@njit(cache=True)
+def _fnv(h: np.uint32, value: np.int64) -> np.uint32:
+    v = np.uint64(value)
+    for _ in range(8):
+        h = np.uint32((h ^ np.uint32(v & np.uint64(0xFF))) * np.uint32(16777619))
+        v >>= np.uint64(8)
+    return h
+
+
+@njit(cache=True)
+def state_hash(board: np.ndarray, st: np.ndarray, seq: np.ndarray) -> np.uint32:
+    """FNV-1a over a canonical serialisation of the whole state, the tick included."""
+    h = np.uint32(2166136261)
+    for row in range(H):
+        for c in range(W):
+            h = np.uint32((h ^ np.uint32(board[row, c])) * np.uint32(16777619))
+    for i in range(S_GRAVITY_MS + 1):
+        h = _fnv(h, st[i])
+    for k in range(PREVIEW):
+        pos = st[S_QPOS] + k
+        h = _fnv(h, seq[pos] if pos < seq.shape[0] else -1)
+    return h
