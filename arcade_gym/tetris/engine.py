@@ -277,35 +277,52 @@ def board_empty(board: np.ndarray) -> bool:
     return True
 
 
+FULL_ROW = (1 << W) - 1
+POPCOUNT = np.array([bin(i).count("1") for i in range(1 << (W + 2))], np.int64)
+
+
 @njit(cache=True)
-def board_features(board: np.ndarray, out: np.ndarray) -> None:
+def row_masks(board: np.ndarray, out: np.ndarray) -> None:
+    """Each board row as a W-bit mask (bit c = column c filled): the fast form for search."""
+    for row in range(H):
+        m = 0
+        for c in range(W):
+            if board[row, c] != 0:
+                m |= 1 << c
+        out[row] = m
+
+
+@njit(cache=True)
+def mask_features(rows: np.ndarray, out: np.ndarray) -> None:
     """Heights, holes, bumpiness, wells and transitions as `shared/RULES.md` defines them."""
-    aggregate = 0
-    max_height = 0
+    covered = 0
     holes = 0
+    row_transitions = 0
     col_transitions = 0
     for c in range(W):
-        h = 0
-        seen = False
-        for row in range(H):
-            filled = board[row, c] != 0
-            if filled and not seen:
-                seen = True
-                h = H - row
-            elif seen and not filled:
-                holes += 1
-            if row > 0 and filled != (board[row - 1, c] != 0):
-                col_transitions += 1
-        if board[H - 1, c] == 0:
-            col_transitions += 1  # the floor counts as filled
-        out[F_HEIGHTS + c] = h
-        aggregate += h
-        if h > max_height:
-            max_height = h
+        out[F_HEIGHTS + c] = 0
+    for row in range(H):
+        m = rows[row]
+        new_tops = m & ~covered
+        if new_tops != 0:
+            for c in range(W):
+                if (new_tops >> c) & 1:
+                    out[F_HEIGHTS + c] = H - row
+        holes += POPCOUNT[covered & ~m & FULL_ROW]
+        covered |= m
+        walled = (m << 1) | 1 | (1 << (W + 1))  # both walls count as filled
+        row_transitions += POPCOUNT[(walled ^ (walled >> 1)) & ((1 << (W + 1)) - 1)]
+        if row > 0:
+            col_transitions += POPCOUNT[m ^ rows[row - 1]]
+    col_transitions += POPCOUNT[~rows[H - 1] & FULL_ROW]  # the floor counts as filled
+    aggregate = 0
+    max_height = 0
     bumpiness = 0
     wells = 0
     for c in range(W):
         h = out[F_HEIGHTS + c]
+        aggregate += h
+        max_height = max(max_height, h)
         if c + 1 < W:
             bumpiness += abs(h - out[F_HEIGHTS + c + 1])
         if c == 0:
@@ -316,16 +333,6 @@ def board_features(board: np.ndarray, out: np.ndarray) -> None:
             side = min(out[F_HEIGHTS + c - 1], out[F_HEIGHTS + c + 1])
         if side > h:
             wells += side - h
-    row_transitions = 0
-    for row in range(H):
-        prev = True  # the left wall
-        for c in range(W):
-            filled = board[row, c] != 0
-            if filled != prev:
-                row_transitions += 1
-            prev = filled
-        if not prev:
-            row_transitions += 1  # the right wall
     out[F_MAX_HEIGHT] = max_height
     out[F_AGGREGATE] = aggregate
     out[F_HOLES] = holes
@@ -333,6 +340,47 @@ def board_features(board: np.ndarray, out: np.ndarray) -> None:
     out[F_WELLS] = wells
     out[F_ROW_TRANSITIONS] = row_transitions
     out[F_COL_TRANSITIONS] = col_transitions
+
+
+@njit(cache=True)
+def board_features(board: np.ndarray, out: np.ndarray) -> None:
+    """`mask_features` of a cell board."""
+    rows = np.empty(H, np.int64)
+    row_masks(board, rows)
+    mask_features(rows, out)
+
+
+@njit(cache=True)
+def _lock_and_clear_masks(rows: np.ndarray, t: int, x: int, y: int, r: int) -> tuple:
+    """Lock a piece into row masks and clear full rows. Returns `(lines, locked above row 0)`."""
+    above = False
+    for i in range(4):
+        cy = y + SHAPES[t, r, i, 1]
+        if cy < 0:
+            above = True
+        else:
+            rows[cy] |= 1 << (x + SHAPES[t, r, i, 0])
+    write = H - 1
+    for read in range(H - 1, -1, -1):
+        if rows[read] != FULL_ROW:
+            rows[write] = rows[read]
+            write -= 1
+    lines = write + 1
+    for row in range(write, -1, -1):
+        rows[row] = 0
+    return lines, above
+
+
+@njit(cache=True)
+def _mask_collides(rows: np.ndarray, t: int, x: int, y: int, r: int) -> bool:
+    for i in range(4):
+        cx = x + SHAPES[t, r, i, 0]
+        cy = y + SHAPES[t, r, i, 1]
+        if cx < 0 or cx >= W or cy >= H:
+            return True
+        if cy >= 0 and (rows[cy] >> cx) & 1:
+            return True
+    return False
 
 
 # --- scoring ----------------------------------------------------------------------------------
@@ -436,7 +484,7 @@ def _cells_key(t: int, x: int, y: int, r: int) -> np.int64:
 
 @njit(cache=True)
 def simulate_lock(
-    board: np.ndarray,
+    rows: np.ndarray,
     scratch: np.ndarray,
     st: np.ndarray,
     seq: np.ndarray,
@@ -449,25 +497,27 @@ def simulate_lock(
     row: np.ndarray,
     feat: np.ndarray,
 ) -> None:
-    """Play a lock on a copy of the board; fill one candidate row and its afterstate features."""
-    scratch[:, :] = board
-    above = lock_cells(scratch, t, x, y_land, r)
-    lines = clear_lines(scratch)
-    perfect = lines > 0 and board_empty(scratch)
+    """Play a lock on a copy of the row masks; fill one candidate row and its afterstate features.
+
+    Scores exactly as `lock_active` will when the placement is played.
+    """
+    scratch[:] = rows
+    lines, above = _lock_and_clear_masks(scratch, t, x, y_land, r)
+    perfect = lines > 0 and not scratch.any()
     points, _, _ = clear_score(
         st[S_SCORING], lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
     )
     drop = 0 if st[S_SCORING] == SCORING_CLASSIC else DROP_POINTS_PER_ROW * drop_rows
     top_out = above
     if not top_out and st[S_QPOS] < seq.shape[0]:
-        top_out = collides(scratch, seq[st[S_QPOS]], SPAWN_X, SPAWN_Y, 0)
+        top_out = _mask_collides(scratch, seq[st[S_QPOS]], SPAWN_X, SPAWN_Y, 0)
     row[C_LINES] = lines
     row[C_DROP] = drop
     row[C_CLEAR] = points
     row[C_SCORE_DELTA] = drop + points
     row[C_TOP_OUT] = 1 if top_out else 0
     row[C_SPIN] = spin
-    board_features(scratch, feat)
+    mask_features(scratch, feat)
 
 
 @njit(cache=True)
@@ -487,7 +537,9 @@ def generate_candidates(
         initial_mode = 2 if st[S_LAST_KICK] == 4 else 1
     _reachable(board, t, st[S_X], st[S_Y], st[S_ROT], initial_mode, best_y, mode)
     keys = np.empty(MAX_CANDIDATES, np.int64)
-    scratch = np.empty_like(board)
+    rows = np.empty(H, np.int64)
+    row_masks(board, rows)
+    scratch = np.empty(H, np.int64)
     spare_row = np.empty(CINFO_LEN, np.int64)
     spare_feat = np.empty(FEATURES_LEN, np.int64)
     n = 0
@@ -512,7 +564,7 @@ def generate_candidates(
             if slot < n:
                 # Same outcome as an earlier (lower-rotation) placement: keep the higher score.
                 simulate_lock(
-                    board, scratch, st, seq, t, x, y_land, r, drop_rows, spin, spare_row, spare_feat
+                    rows, scratch, st, seq, t, x, y_land, r, drop_rows, spin, spare_row, spare_feat
                 )
                 if spare_row[C_SCORE_DELTA] <= target[C_SCORE_DELTA]:
                     continue
@@ -520,7 +572,7 @@ def generate_candidates(
                 cfeat[slot, :] = spare_feat
             else:
                 simulate_lock(
-                    board, scratch, st, seq, t, x, y_land, r, drop_rows, spin, target, cfeat[slot]
+                    rows, scratch, st, seq, t, x, y_land, r, drop_rows, spin, target, cfeat[slot]
                 )
                 keys[n] = key
                 n += 1
@@ -778,3 +830,13 @@ def state_hash(board: np.ndarray, st: np.ndarray, seq: np.ndarray) -> np.uint32:
         pos = st[S_QPOS] + k
         h = _fnv(h, seq[pos] if pos < seq.shape[0] else -1)
     return h
+
+
+@njit(cache=True)
+def primitive_step_view(
+    board: np.ndarray, st: np.ndarray, seq: np.ndarray, control: int, view: np.ndarray
+) -> int:
+    """`primitive_step` then `primitive_view` in one call (the RL hot path)."""
+    delta = primitive_step(board, st, seq, control)
+    primitive_view(board, st, view)
+    return delta

@@ -1,0 +1,360 @@
+"""Gymnasium environments of Tetris: placements (`Tetris-v3`) and primitive controls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from arcade_gym.clock import Clock, WallClock
+from arcade_gym.spaces import MaskedDiscrete
+from arcade_gym.tetris import engine as E
+from arcade_gym.tetris.game import TetrisGame
+from arcade_gym.tetris.render import render_ansi, render_rgb
+from arcade_gym.tetris.rules import (
+    BOARD_HEIGHT,
+    BOARD_WIDTH,
+    CLASSIC_START_LEVEL,
+    END_NONE,
+    END_TOP_OUT,
+    HOLD_ACTION,
+    MIN_X,
+    N_ACTIONS,
+    PIECE_CAP,
+    PLACEMENT_FEATURE_NAMES,
+    PLACEMENT_XS,
+    PREVIEW,
+    SCORING_MODES,
+    TICK_CAP,
+)
+
+RewardFn = Callable[[TetrisGame, int], SupportsFloat]
+"""`reward_fn(game, score_delta) -> reward`, called after each step on the game as it is now."""
+
+PRIMITIVE_CONTROLS = ("left", "right", "rotate_cw", "rotate_ccw", "soft_drop", "hard_drop")
+_CONTROL_INDICES = frozenset(range(len(PRIMITIVE_CONTROLS)))
+
+
+def action_to_placement(action: int) -> tuple[int, int] | None:
+    """`(x, rotation)` of a `Tetris-v3` action index, or None for the hold action."""
+    if action == HOLD_ACTION:
+        return None
+    rotation, column = divmod(action, PLACEMENT_XS)
+    return column + MIN_X, rotation
+
+
+def placement_to_action(x: int, rotation: int) -> int:
+    """The `Tetris-v3` action index of placement `(x, rotation)`."""
+    return rotation * PLACEMENT_XS + x - MIN_X
+
+
+def _episode_seed(env: gym.Env[Any, Any], options: dict[str, Any] | None) -> str | int:
+    """A named benchmark seed from `options["seed"]`, else a draw from the env's `np_random`."""
+    named = (options or {}).get("seed")
+    if named is None:
+        return int(env.np_random.integers(0, 2**63 - 1))
+    if not isinstance(named, str):
+        raise TypeError(
+            f"options['seed'] must be a seed name such as 'seed-07', got {type(named).__name__}; "
+            "pass integers as reset(seed=...)"
+        )
+    return named
+
+
+def _check_choice(name: str, value: str, allowed: Any) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {sorted(allowed)}, got {value!r}")
+
+
+class TetrisEnv(gym.Env[dict[str, Any], int]):
+    """Tetris, ruleset `tetris-bench@3`: one action per question, a placement or hold.
+
+    Observation: Dict(
+        board=Box(0, 1, (20, 10), uint8) occupancy, row 0 at the top;
+        active=Discrete(7) piece type (I J L O S T Z); hold=Discrete(8) (7 = empty);
+        next=MultiDiscrete([7] * 5) the preview;
+        state=Box((4,), float32): level, combo, back-to-back, can hold;
+        placements=Box(0, inf, (45, 10), float32): per action, the afterstate of that placement:
+            linesCleared, scoreDelta, topOut, maxHeight, aggregateHeight, holes, bumpiness,
+            wells, rowTransitions, colTransitions (zeros where masked)).
+    Action: Discrete(45). Index `rotation * 11 + (x + 2)` hard-drops the piece at column x
+        (-2..8) and rotation (0..3); index 44 holds. `info["action_mask"]` / `action_masks()`
+        mark the reachable placements (identical outcomes listed once) and hold when allowed.
+        A masked or out-of-range action raises ValueError; `action_space.sample()` draws a legal
+        one.
+    Reward: the score delta (drop points + clear points, RULES.md), or `reward_fn(game, delta)`.
+    Termination: top-out. Truncation: piece cap (500) or tick cap (10,000).
+    Options: `reset(options={"seed": "seed-07"})` plays a named benchmark seed; `reset(seed=int)`
+        follows Gymnasium. `include_question=True` puts the benchmark's `AgentInput` in
+        `info["question"]`. `mode="blitz"` lets gravity act for the time the `clock` measures
+        between observation and action (default: the wall clock; `SimulatedClock` for
+        reproducible runs); `info["blitz"]` then says in-time / late / unreachable /
+        locked-by-gravity.
+    Versions: v3 (tetris-bench@3).
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        mode: str = "iq",
+        clock: Clock | None = None,
+        include_question: bool = False,
+        reward_fn: RewardFn | None = None,
+        piece_cap: int = PIECE_CAP,
+        tick_cap: int = TICK_CAP,
+    ) -> None:
+        _check_choice("mode", mode, ("iq", "blitz"))
+        if render_mode is not None:
+            _check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        if clock is not None and not isinstance(clock, Clock):
+            raise TypeError("clock must provide start() and elapsed_ms(), e.g. SimulatedClock(50)")
+        self.render_mode = render_mode
+        self.mode = mode
+        self.clock: Clock = clock if clock is not None else WallClock()
+        self.include_question = include_question
+        self.reward_fn = reward_fn
+        self.piece_cap = piece_cap
+        self.tick_cap = tick_cap
+        n_features = len(PLACEMENT_FEATURE_NAMES)
+        self._mask = np.zeros(N_ACTIONS, np.int8)
+        self._featmat = np.zeros((N_ACTIONS, n_features), np.float32)
+        self.action_space = MaskedDiscrete(N_ACTIONS, self._mask)
+        self.observation_space = spaces.Dict(
+            {
+                "board": spaces.Box(0, 1, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
+                "active": spaces.Discrete(7),
+                "hold": spaces.Discrete(8),
+                "next": spaces.MultiDiscrete([7] * PREVIEW),
+                "state": spaces.Box(
+                    np.array([1, -1, 0, 0], np.float32),
+                    np.array([np.inf, np.inf, 1, 1], np.float32),
+                    dtype=np.float32,
+                ),
+                "placements": spaces.Box(0, np.inf, (N_ACTIONS, n_features), np.float32),
+            }
+        )
+        self.game = TetrisGame("reset-me", piece_cap=piece_cap, tick_cap=tick_cap)
+
+    # --- Gymnasium API ------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.game = TetrisGame(
+            _episode_seed(self, options), piece_cap=self.piece_cap, tick_cap=self.tick_cap
+        )
+        self._project()
+        self.clock.start()
+        return self._observation(), self._info()
+
+    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game.over:
+            raise RuntimeError("the episode has ended; call reset() before step()")
+        a = self._checked_action(action)
+        extra: dict[str, Any] = {}
+        if self.mode == "iq":
+            delta = int(
+                E.placement_step(
+                    game.board, game.st, game.seq, a, game.cinfo, game.cfeat, self._mask,
+                    self._featmat,
+                )
+            )  # fmt: skip
+        else:
+            placement = action_to_placement(a)
+            result = game.blitz_answer(placement, placement is None, self.clock.elapsed_ms())
+            delta = result.score_delta
+            extra = {"blitz": result.outcome.value, "rows_fallen": result.rows_fallen}
+            self._project()
+        end = int(game.st[E.S_END])
+        reward = float(delta if self.reward_fn is None else self.reward_fn(game, delta))
+        info = self._info()
+        info.update(extra)
+        self.clock.start()
+        return self._observation(), reward, end == END_TOP_OUT, end not in (END_NONE, END_TOP_OUT), info
+
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        game = self.game
+        active = None if game.over else game.active
+        if self.render_mode == "ansi":
+            header = (
+                f"score {game.score}  lines {game.lines}  level {game.level}  "
+                f"pieces {game.pieces}  tick {game.tick}"
+            )
+            return render_ansi(game.board, active, header=header)
+        if self.render_mode == "rgb_array":
+            return render_rgb(game.board, active)
+        return None
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of legal actions (sb3-contrib's MaskablePPO calls this)."""
+        return self._mask.astype(bool)
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _checked_action(self, action: Any) -> int:
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"action must be an integer in [0, {N_ACTIONS}), got {action!r}") from None
+        if not 0 <= a < N_ACTIONS:
+            raise ValueError(f"action {a} is out of range [0, {N_ACTIONS}); see the action layout")
+        if not self._mask[a]:
+            raise ValueError(
+                f"action {a} is masked out (not a reachable placement, or hold not allowed now); "
+                "choose an action where info['action_mask'] / env.action_masks() is 1"
+            )
+        return a
+
+    def _project(self) -> None:
+        game = self.game
+        E.fill_action_view(game.st, game.cinfo, game.cfeat, self._mask, self._featmat)
+
+    def _observation(self) -> dict[str, Any]:
+        game = self.game
+        st = game.st
+        q = int(st[E.S_QPOS])
+        return {
+            "board": (game.board != 0).view(np.uint8),
+            "active": int(st[E.S_ACTIVE]),
+            "hold": 7 if st[E.S_HOLD] < 0 else int(st[E.S_HOLD]),
+            "next": game.seq[q : q + PREVIEW].astype(np.int64),
+            "state": np.array(
+                [st[E.S_LEVEL], st[E.S_COMBO], st[E.S_B2B], st[E.S_CAN_HOLD]], np.float32
+            ),
+            "placements": self._featmat.copy(),
+        }
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        st = game.st
+        info: dict[str, Any] = {
+            "action_mask": self._mask.copy(),
+            "score": int(st[E.S_SCORE]),
+            "lines": int(st[E.S_LINES]),
+            "pieces": int(st[E.S_PIECES]),
+            "tick": int(st[E.S_TICK]),
+            "end_reason": game.end_reason,
+        }
+        if self.include_question and not game.over:
+            info["question"] = game.question("Blitz" if self.mode == "blitz" else "IQ")
+        return info
+
+
+class TetrisPrimitiveEnv(gym.Env[dict[str, Any], int]):
+    """Tetris with NARCADE's six primitive controls, lockstep: each decision is one control,
+    then one gravity row (a hard drop locks at once).
+
+    Observation: Dict(
+        board=Box(0, 2, (20, 10), uint8): 0 empty, 1 stack, 2 the falling piece;
+        piece=Box((4,), int64): type (I J L O S T Z = 0..6), x, y, rotation of the falling piece;
+        next=MultiDiscrete([7] * 5) the preview).
+    Action: Discrete(6): left, right, rotate_cw, rotate_ccw, soft_drop, hard_drop (SRS kicks).
+        Every control is always legal (a blocked move does nothing); `action_masks()` is all ones.
+    Reward: the score delta. `scoring="classic"` (default, NARCADE): 40 / 100 / 300 / 1200 x
+        (level + 1), level from `difficulty` (easy 0, medium 4, hard 9) rising every 10 lines.
+        `scoring="guideline"`: the tetris-bench@3 table plus 2 points a hard-dropped row and
+        1 a soft-dropped row.
+    Termination: top-out. Truncation: `max_pieces` (500) or `max_decisions` (10,000).
+    Versions: v3 (same engine as tetris-bench@3; classic scoring = NARCADE rules 0.4.0).
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        scoring: str = "classic",
+        difficulty: str = "easy",
+        max_pieces: int = PIECE_CAP,
+        max_decisions: int = TICK_CAP,
+        reward_fn: RewardFn | None = None,
+    ) -> None:
+        _check_choice("scoring", scoring, SCORING_MODES)
+        _check_choice("difficulty", difficulty, CLASSIC_START_LEVEL)
+        if render_mode is not None:
+            _check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.scoring = scoring
+        self.difficulty = difficulty
+        self.max_pieces = max_pieces
+        self.max_decisions = max_decisions
+        self.reward_fn = reward_fn
+        self.action_space = spaces.Discrete(len(PRIMITIVE_CONTROLS))
+        self.observation_space = spaces.Dict(
+            {
+                "board": spaces.Box(0, 2, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
+                "piece": spaces.Box(
+                    np.array([0, -3, E.Y_MIN, 0]), np.array([6, BOARD_WIDTH, BOARD_HEIGHT, 3]),
+                    dtype=np.int64,
+                ),  # fmt: skip
+                "next": spaces.MultiDiscrete([7] * PREVIEW),
+            }
+        )
+        self._view = np.zeros((BOARD_HEIGHT, BOARD_WIDTH), np.uint8)
+        self._mask = np.ones(len(PRIMITIVE_CONTROLS), bool)
+        self.game = self._new_game("reset-me")
+
+    def _new_game(self, seed: str | int) -> TetrisGame:
+        return TetrisGame(
+            seed,
+            scoring=self.scoring,
+            difficulty=self.difficulty,
+            piece_cap=self.max_pieces,
+            tick_cap=self.max_decisions,
+        )
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.game = self._new_game(_episode_seed(self, options))
+        E.primitive_view(self.game.board, self.game.st, self._view)
+        return self._observation(), {"score": 0, "lines": 0}
+
+    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        game = self.game
+        st = game.st
+        if st[E.S_END] != END_NONE:
+            raise RuntimeError("the episode has ended; call reset() before step()")
+        if action not in _CONTROL_INDICES:
+            raise ValueError(
+                f"action must be an integer in [0, 6) ({', '.join(PRIMITIVE_CONTROLS)}), "
+                f"got {action!r}"
+            )
+        delta = E.primitive_step_view(game.board, st, game.seq, int(action), self._view)
+        end = int(st[E.S_END])
+        reward = delta if self.reward_fn is None else float(self.reward_fn(game, int(delta)))
+        info = {"score": int(st[E.S_SCORE]), "lines": int(st[E.S_LINES])}
+        if end != END_NONE:
+            info["end_reason"] = game.end_reason
+        return self._observation(), reward, end == END_TOP_OUT, end != END_NONE and end != END_TOP_OUT, info
+
+    def _observation(self) -> dict[str, Any]:
+        st = self.game.st
+        q = st[E.S_QPOS]
+        return {
+            "board": self._view.copy(),
+            "piece": st[:4].copy(),
+            "next": self.game.seq[q : q + PREVIEW].astype(np.int64),
+        }
+
+    def action_masks(self) -> np.ndarray:
+        """All six controls are always legal."""
+        return self._mask.copy()
+
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        game = self.game
+        active = None if game.over else game.active
+        if self.render_mode == "ansi":
+            header = f"score {game.score}  lines {game.lines}  level {game.level}"
+            return render_ansi(game.board, active, header=header)
+        if self.render_mode == "rgb_array":
+            return render_rgb(game.board, active)
+        return None

@@ -1,0 +1,62 @@
+"""`arcade-eval`: the official evaluation script of arcade-gym."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import arcade_gym
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from evaluation.bench import BENCHMARKS, format_table
+
+    report = BENCHMARKS[args.game](args.seconds)
+    print(format_table(report))
+    if args.json:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2) + "\n")
+        print(f"wrote {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `arcade-eval` argument parser (one subcommand per job)."""
+    parser = argparse.ArgumentParser(
+        prog="arcade-eval",
+        description="Evaluate policies on the arcade-gym benchmarks and measure the environments.",
+    )
+    parser.add_argument("--version", action="version", version=f"arcade-gym {arcade_gym.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    bench = sub.add_parser(
+        "bench",
+        help="measure environment throughput (steps/s, questions/s, memory)",
+        description="Measure throughput after compilation; compile time is reported separately.",
+    )
+    bench.add_argument("game", choices=["tetris"], help="which game's environments to measure")
+    bench.add_argument(
+        "--seconds", type=float, default=3.0, help="seconds spent on each figure (default: 3)"
+    )
+    bench.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
+    bench.set_defaults(handler=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `arcade-eval` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if getattr(args, "seconds", 1.0) <= 0:
+        parser.error("--seconds must be > 0")
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
