@@ -55,7 +55,9 @@ class SimulatedClock:
         else:
             values = [float(v) for v in latency_ms]
             if not values:
-                raise ValueError("SimulatedClock: the latency script is empty; give at least one value")
+                raise ValueError(
+                    "SimulatedClock: the latency script is empty; give at least one value"
+                )
             for value in values:
                 self._check(value)
             self._script = itertools.chain(values, itertools.repeat(values[-1]))

@@ -201,11 +201,15 @@ def format_table(report: dict[str, Any]) -> str:
         unit = "bytes" if name.endswith("_bytes") else "/s"
         check = ""
         if target is not None:
-            ok = value <= target if unit == "bytes" else value >= target
-            check = f"  (target {'<=' if unit == 'bytes' else '>='} {target:,}: {'ok' if ok else 'MISSED'})"
+            at_most = unit == "bytes"
+            ok = value <= target if at_most else value >= target
+            relation = "<=" if at_most else ">="
+            check = f"  (target {relation} {target:,}: {'ok' if ok else 'MISSED'})"
         lines.append(f"  {name:<32} {value:>14,.0f} {unit}{check}")
     peer = report.get("peer")
     if peer:
-        lines.append(f"peer {peer['name']}: {'installed' if peer['installed'] else 'not installed'}"
-                     f" ({peer['note']})")
+        lines.append(
+            f"peer {peer['name']}: {'installed' if peer['installed'] else 'not installed'}"
+            f" ({peer['note']})"
+        )
     return "\n".join(lines)

@@ -30,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arcade-eval",
         description="Evaluate policies on the arcade-gym benchmarks and measure the environments.",
     )
-    parser.add_argument("--version", action="version", version=f"arcade-gym {arcade_gym.__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"arcade-gym {arcade_gym.__version__}"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     bench = sub.add_parser(
         "bench",

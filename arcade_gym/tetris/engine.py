@@ -29,8 +29,6 @@ from arcade_gym.tetris.rules import (
     HOLD_ACTION,
     KICKS,
     MIN_X,
-    N_ACTIONS,
-    O,
     PERFECT_CLEAR,
     PLACEMENT_XS,
     PREVIEW,
@@ -42,10 +40,11 @@ from arcade_gym.tetris.rules import (
     SPIN_FULL,
     SPIN_MINI,
     SPIN_NONE,
-    T,
     T_CORNERS,
     T_FRONT_CORNERS,
     I,
+    O,
+    T,
 )
 
 W = BOARD_WIDTH
@@ -418,7 +417,14 @@ def clear_score(
 # --- candidate search -------------------------------------------------------------------------
 @njit(cache=True)
 def _reachable(
-    board: np.ndarray, t: int, x0: int, y0: int, r0: int, mode0: int, best_y: np.ndarray, mode: np.ndarray
+    board: np.ndarray,
+    t: int,
+    x0: int,
+    y0: int,
+    r0: int,
+    mode0: int,
+    best_y: np.ndarray,
+    mode: np.ndarray,
 ) -> None:
     """Breadth-first search over shifts and rotations at or above row y0.
 
@@ -809,7 +815,7 @@ def primitive_view(board: np.ndarray, st: np.ndarray, out: np.ndarray) -> None:
 
 # --- hashing ----------------------------------------------------------------------------------
 @njit(cache=True)
-def _fnv(h: np.uint32, value: np.int64) -> np.uint32:
+def _fnv(h: np.uint32, value: int) -> np.uint32:
     v = np.uint64(value)
     for _ in range(8):
         h = np.uint32((h ^ np.uint32(v & np.uint64(0xFF))) * np.uint32(16777619))

@@ -31,6 +31,9 @@ from arcade_gym.tetris.rules import (
     TICK_CAP,
 )
 
+StepResult = tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]
+"""What `step` returns: observation, reward, terminated, truncated, info."""
+
 RewardFn = Callable[[TetrisGame, int], SupportsFloat]
 """`reward_fn(game, score_delta) -> reward`, called after each step on the game as it is now."""
 
@@ -69,7 +72,7 @@ def _check_choice(name: str, value: str, allowed: Any) -> None:
         raise ValueError(f"{name} must be one of {sorted(allowed)}, got {value!r}")
 
 
-class TetrisEnv(gym.Env[dict[str, Any], int]):
+class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
     """Tetris, ruleset `tetris-bench@3`: one action per question, a placement or hold.
 
     Observation: Dict(
@@ -96,7 +99,7 @@ class TetrisEnv(gym.Env[dict[str, Any], int]):
     Versions: v3 (tetris-bench@3).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -153,7 +156,7 @@ class TetrisEnv(gym.Env[dict[str, Any], int]):
         self.clock.start()
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> StepResult:
         game = self.game
         if game.over:
             raise RuntimeError("the episode has ended; call reset() before step()")
@@ -162,10 +165,16 @@ class TetrisEnv(gym.Env[dict[str, Any], int]):
         if self.mode == "iq":
             delta = int(
                 E.placement_step(
-                    game.board, game.st, game.seq, a, game.cinfo, game.cfeat, self._mask,
+                    game.board,
+                    game.st,
+                    game.seq,
+                    a,
+                    game.cinfo,
+                    game.cfeat,
+                    self._mask,
                     self._featmat,
                 )
-            )  # fmt: skip
+            )
         else:
             placement = action_to_placement(a)
             result = game.blitz_answer(placement, placement is None, self.clock.elapsed_ms())
@@ -177,9 +186,10 @@ class TetrisEnv(gym.Env[dict[str, Any], int]):
         info = self._info()
         info.update(extra)
         self.clock.start()
-        return self._observation(), reward, end == END_TOP_OUT, end not in (END_NONE, END_TOP_OUT), info
+        truncated = end not in (END_NONE, END_TOP_OUT)
+        return self._observation(), reward, end == END_TOP_OUT, truncated, info
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:
         game = self.game
         active = None if game.over else game.active
         if self.render_mode == "ansi":
@@ -201,7 +211,9 @@ class TetrisEnv(gym.Env[dict[str, Any], int]):
         try:
             a = int(action)
         except (TypeError, ValueError):
-            raise ValueError(f"action must be an integer in [0, {N_ACTIONS}), got {action!r}") from None
+            raise ValueError(
+                f"action must be an integer in [0, {N_ACTIONS}), got {action!r}"
+            ) from None
         if not 0 <= a < N_ACTIONS:
             raise ValueError(f"action {a} is out of range [0, {N_ACTIONS}); see the action layout")
         if not self._mask[a]:
@@ -246,7 +258,7 @@ class TetrisEnv(gym.Env[dict[str, Any], int]):
         return info
 
 
-class TetrisPrimitiveEnv(gym.Env[dict[str, Any], int]):
+class TetrisPrimitiveEnv(gym.Env[dict[str, Any], np.int64]):
     """Tetris with NARCADE's six primitive controls, lockstep: each decision is one control,
     then one gravity row (a hard drop locks at once).
 
@@ -264,7 +276,7 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], int]):
     Versions: v3 (same engine as tetris-bench@3; classic scoring = NARCADE rules 0.4.0).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}  # noqa: RUF012
 
     def __init__(
         self,
@@ -291,9 +303,10 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], int]):
             {
                 "board": spaces.Box(0, 2, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
                 "piece": spaces.Box(
-                    np.array([0, -3, E.Y_MIN, 0]), np.array([6, BOARD_WIDTH, BOARD_HEIGHT, 3]),
+                    np.array([0, -3, E.Y_MIN, 0]),
+                    np.array([6, BOARD_WIDTH, BOARD_HEIGHT, 3]),
                     dtype=np.int64,
-                ),  # fmt: skip
+                ),
                 "next": spaces.MultiDiscrete([7] * PREVIEW),
             }
         )
@@ -318,7 +331,7 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], int]):
         E.primitive_view(self.game.board, self.game.st, self._view)
         return self._observation(), {"score": 0, "lines": 0}
 
-    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> StepResult:
         game = self.game
         st = game.st
         if st[E.S_END] != END_NONE:
@@ -331,10 +344,11 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], int]):
         delta = E.primitive_step_view(game.board, st, game.seq, int(action), self._view)
         end = int(st[E.S_END])
         reward = delta if self.reward_fn is None else float(self.reward_fn(game, int(delta)))
-        info = {"score": int(st[E.S_SCORE]), "lines": int(st[E.S_LINES])}
+        info: dict[str, Any] = {"score": int(st[E.S_SCORE]), "lines": int(st[E.S_LINES])}
         if end != END_NONE:
             info["end_reason"] = game.end_reason
-        return self._observation(), reward, end == END_TOP_OUT, end != END_NONE and end != END_TOP_OUT, info
+        truncated = end not in (END_NONE, END_TOP_OUT)
+        return self._observation(), reward, end == END_TOP_OUT, truncated, info
 
     def _observation(self) -> dict[str, Any]:
         st = self.game.st
@@ -349,7 +363,7 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], int]):
         """All six controls are always legal."""
         return self._mask.copy()
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:
         game = self.game
         active = None if game.over else game.active
         if self.render_mode == "ansi":

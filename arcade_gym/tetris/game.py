@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 
@@ -48,7 +48,7 @@ def seed_to_u64(seed: str | int) -> int:
     return int(seed) % 2**64
 
 
-class BlitzOutcome(str, Enum):
+class BlitzOutcome(StrEnum):
     """How a Blitz question ended (RULES.md, "Blitz, precisely")."""
 
     IN_TIME = "in-time"
@@ -407,10 +407,10 @@ class TetrisGame:
             mode="Blitz" if mode.lower() == "blitz" else "IQ",
             tick=self.tick,
             state_hash=state_hash,
-            active=ActivePiece(type=PIECE_LETTERS[t], x=x, y=y, rotation=r),  # type: ignore[arg-type]
-            hold=None if hold is None else PIECE_LETTERS[hold],  # type: ignore[arg-type]
+            active=ActivePiece(type=PIECE_LETTERS[t], x=x, y=y, rotation=r),
+            hold=None if hold is None else PIECE_LETTERS[hold],
             can_hold=self.can_hold,
-            next=[PIECE_LETTERS[p] for p in self.next_pieces],  # type: ignore[misc]
+            next=[PIECE_LETTERS[p] for p in self.next_pieces],
             level=self.level,
             score=self.score,
             lines=self.lines,

@@ -23,7 +23,7 @@ SPAWN_Y = -1
 PIECE_LETTERS = "IJLOSTZ"
 """Piece type index -> letter. A board cell stores `type + 1` (0 is empty)."""
 
-I, J, L, O, S, T, Z = range(7)
+I, J, L, O, S, T, Z = range(7)  # noqa: E741  (the pieces are called that)
 EMPTY_HOLD = -1
 
 # SHAPES[type, rotation, cell] = (dx, dy) inside the bounding box (SRS cells).

@@ -83,7 +83,10 @@ def test_playing_3_0_locks_the_seed_cells_and_scores_706(game: TetrisGame) -> No
     assert game.score == 706
     assert game.pieces == 15
     assert game.tick == 15
-    new = {(int(c), int(r)) for r, c in zip(*((game.board != 0) & (before == 0)).nonzero(), strict=True)}
+    new = {
+        (int(c), int(r))
+        for r, c in zip(*((game.board != 0) & (before == 0)).nonzero(), strict=True)
+    }
     assert new == {(4, 14), (3, 15), (4, 15), (5, 15)}
     assert game.active[0] == 6  # Z, the first preview piece
 
