@@ -159,6 +159,37 @@ class TetrisGame:
         game.refresh()
         return game
 
+    @classmethod
+    def from_question(cls, question: AgentInput) -> TetrisGame:
+        """The position a question describes, as a game to search from.
+
+        Pieces beyond the five-piece preview are unknown to a brain; they come from a seven-bag of
+        a fixed seed, so a search should not look further than the preview.
+        """
+        game = cls("from-question")
+        game.board[:] = [
+            [0 if c is None else PIECE_LETTERS.index(c) + 1 for c in row] for row in question.grid
+        ]
+        queue = [PIECE_LETTERS.index(p) for p in question.next]
+        game.seq[: len(queue)] = queue
+        st = game.st
+        st[E.S_QPOS] = 0
+        st[E.S_HOLD] = EMPTY_HOLD if question.hold is None else PIECE_LETTERS.index(question.hold)
+        st[E.S_SCORE] = question.score
+        st[E.S_LINES] = question.lines
+        st[E.S_LEVEL] = question.level
+        st[E.S_PIECES] = question.pieces
+        st[E.S_TICK] = question.tick
+        st[E.S_COMBO] = question.combo
+        st[E.S_B2B] = int(question.back_to_back)
+        st[E.S_END] = END_NONE
+        active = question.active
+        E.spawn(game.board, st, PIECE_LETTERS.index(active.type))
+        st[E.S_X], st[E.S_Y], st[E.S_ROT] = active.x, active.y, active.rotation
+        st[E.S_CAN_HOLD] = int(question.can_hold)
+        game.refresh()
+        return game
+
     def copy(self) -> TetrisGame:
         """An independent copy (for lookahead search)."""
         other = object.__new__(TetrisGame)
