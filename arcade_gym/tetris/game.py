@@ -351,20 +351,24 @@ class TetrisGame:
 
     # --- Blitz --------------------------------------------------------------------------------
     def fall(self, elapsed_ms: float) -> tuple[int, bool]:
-        """Let gravity act for `elapsed_ms`. Returns `(rows fallen, locked)`."""
+        """Let gravity act for `elapsed_ms`. Returns `(rows fallen, locked)`.
+
+        A gravity step that finds the piece resting locks it (no lock delay); the candidates are
+        refreshed for whatever piece is in play afterwards.
+        """
         self._require_playing()
         if not elapsed_ms >= 0:
             raise ValueError(f"elapsed time must be >= 0 ms, got {elapsed_ms!r}")
         interval = self.gravity_ms()
         total = float(self.st[E.S_GRAVITY_MS]) + float(elapsed_ms)
         steps = int(total // interval)
-        y_before = int(self.st[E.S_Y])
-        pieces_before = self.pieces
+        t, x, y, r = self.active
+        room = int(E.drop_distance(self.board, t, x, y, r))
         locked = bool(E.gravity_rows(self.board, self.st, self.seq, steps))
-        if locked or self.pieces != pieces_before:
-            return steps, True
-        self.st[E.S_GRAVITY_MS] = int(total - steps * interval)
-        return int(self.st[E.S_Y]) - y_before, False
+        if not locked:
+            self.st[E.S_GRAVITY_MS] = int(total - steps * interval)
+        self.refresh()
+        return min(steps, room), locked
 
     def blitz_answer(
         self, placement: tuple[int, int] | None, hold: bool, elapsed_ms: float
