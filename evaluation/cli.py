@@ -24,6 +24,30 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from evaluation.verify import log_files, verify_log
+
+    try:
+        paths = log_files(args.paths)
+    except FileNotFoundError as exc:
+        print(
+            f"arcade-eval verify: {exc}; give log files or directories of *.jsonl logs",
+            file=sys.stderr,
+        )
+        return 2
+    if not paths:
+        print("arcade-eval verify: no *.jsonl logs under " + ", ".join(args.paths), file=sys.stderr)
+        return 2
+    failed = 0
+    for path in paths:
+        report = verify_log(path)
+        failed += not report.ok
+        print(report.line(), flush=True)
+    if failed:
+        print(f"{failed} of {len(paths)} logs failed verification")
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The `arcade-eval` argument parser (one subcommand per job)."""
     parser = argparse.ArgumentParser(
@@ -45,6 +69,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     bench.set_defaults(handler=_cmd_bench)
+    verify = sub.add_parser(
+        "verify",
+        help="replay event logs and check every tick (exit 1 if any fails)",
+        description="Re-simulate each game log from its seed and recorded answers; one line per "
+        "log. Exit status: 0 all verify, 1 some fail, 2 a path does not exist.",
+    )
+    verify.add_argument(
+        "paths", nargs="+", metavar="PATH", help="a log file, or a directory of *.jsonl logs"
+    )
+    verify.set_defaults(handler=_cmd_verify)
     return parser
 
 

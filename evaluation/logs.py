@@ -1,0 +1,375 @@
+"""The JSONL event log of one game: a header, one event per question, a result.
+
+The log is the recording a game is verified from (`evaluation.verify`), so it stores every answer
+exactly as the brain gave it. Answers are anything a brain returned, so they are made JSON-safe
+reversibly (`to_jsonable` / `from_jsonable`): whatever JSON cannot say (NaN, infinities, tuples,
+bytes, non-string keys, huge ints, arbitrary objects) becomes a small tagged object
+`{"$type": ..., "value": ...}` that decodes to a value the validator judges the same way.
+
+Lines are written and flushed one at a time (`shared/DESIGN.md`, reliability): a crash leaves every
+finished line readable, and `read_log` tolerates a cut-off last line and says so.
+
+Format (`logVersion` 1), one JSON object per line:
+
+- `{"type": "header", "ruleset", "seed", "mode", "brain": {slug, name, description, kind,
+  adapterVersion, ...}, "packageVersion", "startedAt", "budgetMs", "pieceCap", "tickCap", "clock",
+  "logVersion": 1}`
+- `{"type": "tick", "tick", "stateHash", "answer", "verdict": {status, reason, notes, placement},
+  "call": {status, error}, "played", "hold", "risk", "latencyMs", "costUsd", "blitz"?,
+  "scoreAfter"}` per question. `verdict.status` is the tick's class: valid, invalid, stale, error or
+  timeout (the last two when the call gave no answer; `answer` is then null).
+- `{"type": "result", "endReason", "score", "lines", "pieces", "ticks", "level"}` once, last.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import numbers
+import re
+import reprlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+from pydantic import BaseModel
+
+import arcade_gym
+
+LOG_VERSION = 1
+TAG = "$type"
+"""Key marking a tagged (non-JSON) value; plain dicts that use it are themselves tagged."""
+
+MAX_DEPTH = 64
+"""Nesting kept as data; anything deeper is recorded as a repr (the validator rejects such
+answers anyway: it only looks three levels down)."""
+
+_MAX_INT_DIGITS = 1000  # JSON readers (Python's included) refuse very long integers
+_repr = reprlib.Repr()
+_repr.maxstring = 200
+_repr.maxother = 200
+_repr.maxlong = 200
+
+
+class LogFormatError(ValueError):
+    """A file that is not a readable event log (beyond a cut-off last line)."""
+
+
+# --------------------------------------------------------------------------------------------
+# JSON-safe values
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unserialisable:
+    """Stands in, on replay, for an answer value that had no JSON form (an arbitrary object)."""
+
+    type_name: str
+    text: str
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _safe_repr(value: object) -> str:
+    """A bounded repr without memory addresses (they would make identical games' logs differ)."""
+    try:
+        text = _repr.repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
+    return _ADDRESS.sub("", text)
+
+
+def _tag(kind: str, value: Any, **extra: Any) -> dict[str, Any]:
+    return {TAG: kind, "value": value, **extra}
+
+
+def _opaque(value: object, why: str | None = None) -> dict[str, Any]:
+    extra = {"class": type(value).__name__}
+    if why is not None:
+        extra["why"] = why
+    return _tag("repr", _safe_repr(value), **extra)
+
+
+def to_jsonable(value: Any) -> Any:
+    """`value` as plain JSON data, reversibly (see the module docstring). Never raises."""
+    try:
+        return _encode(value, 0, set())
+    except Exception:
+        return _opaque(value, "could not be encoded")
+
+
+def _encode(value: Any, depth: int, path: set[int]) -> Any:
+    if value is None or type(value) in (bool, str):
+        return value
+    if isinstance(value, str):  # str subclasses (numpy's included) as plain text
+        return str.__str__(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        number = int(value)
+        if len(f"{number:x}") > _MAX_INT_DIGITS:
+            return _tag("int", f"{number:x}")
+        return number
+    if isinstance(value, numbers.Real):
+        return _encode_float(float(value))
+    if isinstance(value, bytes | bytearray | memoryview):
+        return _tag("bytes", base64.b64encode(bytes(value)).decode("ascii"))
+    if depth >= MAX_DEPTH:
+        return _opaque(value, "nested too deeply")
+    if isinstance(value, BaseModel) and _is_agent_answer(value):
+        try:
+            dumped = value.model_dump(by_alias=True, exclude_none=True)
+        except Exception:
+            return _opaque(value, "model could not be dumped")
+        return _encode(dumped, depth, path)
+    if not isinstance(value, list | tuple | Mapping):
+        return _opaque(value)
+    if id(value) in path:
+        return _opaque(value, "refers to itself")
+    path.add(id(value))
+    try:
+        if isinstance(value, list):
+            return [_encode(item, depth + 1, path) for item in value]
+        if isinstance(value, tuple):
+            return _tag("tuple", [_encode(item, depth + 1, path) for item in value])
+        items = list(value.items())
+        if all(type(key) is str for key, _ in items) and TAG not in value:
+            return {key: _encode(item, depth + 1, path) for key, item in items}
+        pairs = [[_encode(k, depth + 1, path), _encode(v, depth + 1, path)] for k, v in items]
+        return _tag("dict", pairs)
+    finally:
+        path.discard(id(value))
+
+
+def _encode_float(number: float) -> Any:
+    if math.isfinite(number):
+        return number
+    if math.isnan(number):
+        return _tag("float", "NaN")
+    return _tag("float", "Infinity" if number > 0 else "-Infinity")
+
+
+def _is_agent_answer(value: BaseModel) -> bool:
+    """The validator reads an AgentAnswer as its dump; any other model is not an answer."""
+    from arcade_gym.tetris.contract import AgentAnswer
+
+    return isinstance(value, AgentAnswer)
+
+
+def from_jsonable(value: Any) -> Any:
+    """Inverse of `to_jsonable`: tagged values come back as what the validator saw."""
+    if isinstance(value, list):
+        return [from_jsonable(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    kind = value.get(TAG)
+    if kind is None:
+        return {key: from_jsonable(item) for key, item in value.items()}
+    raw: Any = value.get("value")
+    if kind == "float":
+        return float({"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}.get(raw, "nan"))
+    if kind == "int":
+        return int(raw, 16)
+    if kind == "bytes":
+        return base64.b64decode(raw)
+    if kind == "tuple":
+        return tuple(from_jsonable(item) for item in raw)
+    if kind == "dict":
+        return {_hashable(from_jsonable(k)): from_jsonable(v) for k, v in raw}
+    if kind == "repr":
+        return Unserialisable(str(value.get("class", "")), str(raw))
+    raise LogFormatError(f"unknown tagged value {kind!r}")
+
+
+def _hashable(key: Any) -> Any:
+    try:
+        hash(key)
+    except TypeError:
+        return Unserialisable(type(key).__name__, _safe_repr(key))
+    return key
+
+
+def dumps(event: Mapping[str, Any]) -> str:
+    """One log line (no newline): compact, ASCII-only (lone surrogates survive), no NaN."""
+    return json.dumps(event, separators=(",", ":"), allow_nan=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Events
+# --------------------------------------------------------------------------------------------
+
+
+def utc_now_iso() -> str:
+    """ISO 8601 UTC with milliseconds and a `Z`, as the header's `startedAt`."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def header_event(
+    *,
+    ruleset: str,
+    seed: str | int,
+    mode: str,
+    brain: Mapping[str, Any],
+    budget_ms: float | None,
+    piece_cap: int,
+    tick_cap: int,
+    clock: str | None = None,
+    started_at: str | None = None,
+) -> dict[str, Any]:
+    """The first line of a log: what was played, by whom, under which limits."""
+    return {
+        "type": "header",
+        "ruleset": ruleset,
+        "seed": seed,
+        "mode": mode,
+        "brain": to_jsonable(dict(brain)),
+        "packageVersion": arcade_gym.__version__,
+        "startedAt": started_at or utc_now_iso(),
+        "budgetMs": budget_ms,
+        "pieceCap": piece_cap,
+        "tickCap": tick_cap,
+        "clock": clock,
+        "logVersion": LOG_VERSION,
+    }
+
+
+def result_event(
+    *, end_reason: str | None, score: int, lines: int, pieces: int, ticks: int, level: int
+) -> dict[str, Any]:
+    """The last line of a finished game."""
+    return {
+        "type": "result",
+        "endReason": end_reason,
+        "score": score,
+        "lines": lines,
+        "pieces": pieces,
+        "ticks": ticks,
+        "level": level,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+class GameLog:
+    """Writer of one game's log. Refuses an existing path: recordings are never overwritten."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._file: IO[str] | None = open(self.path, "x", encoding="utf-8")  # noqa: SIM115
+        except FileExistsError:
+            raise FileExistsError(
+                f"{self.path} already exists; event logs are never overwritten: "
+                "choose a new path or move the old log away"
+            ) from None
+        self.lines = 0
+
+    def write(self, event: Mapping[str, Any]) -> None:
+        """Append one event as a line and flush it, so readers and crashes see whole lines."""
+        if self._file is None:
+            raise ValueError(f"{self.path}: the log is closed")
+        self._file.write(dumps(event) + "\n")
+        self._file.flush()
+        self.lines += 1
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    @property
+    def closed(self) -> bool:
+        return self._file is None
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class LogContents:
+    """A read log. Unpacks as `header, events, result`; `truncated` says a cut-off last line was
+    dropped (a crash mid-write), `note` says what was dropped."""
+
+    header: dict[str, Any]
+    events: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    truncated: bool = False
+    note: str | None = None
+    path: str | None = field(default=None, repr=False)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.header, self.events, self.result))
+
+
+def read_log(path: str | Path) -> LogContents:
+    """Parse a log; a cut-off last line is dropped (and reported), anything else malformed raises
+    `LogFormatError`."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    lines = text.split("\n")
+    # A complete file ends with "\n", so the last piece is empty; anything else is a cut-off line.
+    tail = lines.pop()
+    records: list[dict[str, Any]] = []
+    truncated, note = False, None
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise LogFormatError(f"{path}:{number}: not a JSON line ({exc})") from None
+        if not isinstance(record, dict):
+            raise LogFormatError(f"{path}:{number}: expected a JSON object")
+        records.append(record)
+    if tail:
+        try:
+            record = json.loads(tail)
+        except ValueError:
+            record = None
+        if isinstance(record, dict):  # complete, only its newline is missing
+            records.append(record)
+        else:
+            truncated = True
+            note = f"line {len(lines) + 1} is cut off ({len(tail)} characters) and was ignored"
+    return _split(path, records, truncated, note)
+
+
+def _split(
+    path: Path, records: list[dict[str, Any]], truncated: bool, note: str | None
+) -> LogContents:
+    if not records or records[0].get("type") != "header":
+        raise LogFormatError(f"{path}: the first line is not a header")
+    header = records[0]
+    if header.get("logVersion") != LOG_VERSION:
+        raise LogFormatError(
+            f"{path}: logVersion {header.get('logVersion')!r} is not supported (expected "
+            f"{LOG_VERSION})"
+        )
+    events: list[dict[str, Any]] = []
+    result: dict[str, Any] | None = None
+    for number, record in enumerate(records[1:], start=2):
+        kind = record.get("type")
+        if result is not None:
+            raise LogFormatError(f"{path}:{number}: a {kind!r} line after the result")
+        if kind == "tick":
+            events.append(record)
+        elif kind == "result":
+            result = record
+        else:
+            raise LogFormatError(f"{path}:{number}: unknown line type {kind!r}")
+    return LogContents(header, events, result, truncated, note, str(path))
