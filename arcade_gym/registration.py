@@ -9,6 +9,9 @@ NAMESPACE = "arcade_gym"
 ENVS: dict[str, str] = {
     f"{NAMESPACE}/Tetris-v3": "arcade_gym.tetris.env:TetrisEnv",
     f"{NAMESPACE}/TetrisPrimitive-v3": "arcade_gym.tetris.env:TetrisPrimitiveEnv",
+    f"{NAMESPACE}/Snake-v0": "arcade_gym.snake.env:SnakeEnv",
+    f"{NAMESPACE}/Minesweeper-v0": "arcade_gym.minesweeper.env:MinesweeperEnv",
+    f"{NAMESPACE}/TicTacToe-v0": "arcade_gym.tictactoe.env:TicTacToeEnv",
 }
 """Env id -> entry point. Episode caps live in the envs themselves (truncation), not TimeLimit."""
 
