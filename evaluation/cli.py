@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import arcade_gym
+from evaluation.benchmarks import tetris_cli
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action="version", version=f"arcade-gym {arcade_gym.__version__}"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    tetris_cli.add_parsers(sub)
     bench = sub.add_parser(
         "bench",
         help="measure environment throughput (steps/s, questions/s, memory)",

@@ -1,0 +1,182 @@
+"""`arcade-eval tetris` and `arcade-eval probe`: the Tetris Bench official script."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from evaluation.benchmarks.tetris import (
+    IQ_BUDGET_MS,
+    RunConfig,
+    RunError,
+    parse_modes,
+    parse_seeds,
+    run_tetris_bench,
+)
+from evaluation.leaderboard import merge_index, to_json, to_markdown, to_text
+from evaluation.records import GameResult
+
+LOCAL_BRAINS = ("random", "heuristic", "search")
+
+
+def make_tetris_brain(slug: str) -> Any:
+    """A brain from its slug; unknown slugs stop with the list of known ones."""
+    from policies.tetris import make_brain
+
+    if slug not in LOCAL_BRAINS:
+        raise RunError(f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)}")
+    return make_brain(slug)
+
+
+def _parse_brains(text: str) -> list[str]:
+    brains = [b.strip() for b in text.split(",") if b.strip()]
+    if not brains or len(set(brains)) != len(brains):
+        raise RunError("--brains needs distinct brain slugs, e.g. random,heuristic,search")
+    for slug in brains:
+        if slug not in LOCAL_BRAINS:
+            raise RunError(f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)}")
+    return brains
+
+
+def add_parsers(sub: Any) -> None:
+    """Register `tetris` and `probe` on the `arcade-eval` subparsers."""
+    tetris = sub.add_parser(
+        "tetris",
+        help="play brains through Tetris Bench and print the leaderboard",
+        description=(
+            "Play each brain on the Tetris Bench seeds (ruleset tetris-bench@3). By default a "
+            "quick run: 3 seeds, IQ and Blitz. --official plays all 30 public seeds in IQ. Logs, "
+            "results, a manifest and the leaderboard (JSON and Markdown) go to --output-dir; "
+            "re-running the same command into the same directory resumes it."
+        ),
+    )
+    tetris.add_argument(
+        "--brains",
+        default="random,heuristic,search",
+        help="comma-separated brain slugs (default: random,heuristic,search)",
+    )
+    tetris.add_argument(
+        "--official", action="store_true", help="all 30 public seeds, IQ (add Blitz with --modes)"
+    )
+    tetris.add_argument(
+        "--seeds", help="a count N (the first N public seeds) or a list like seed-01,seed-07"
+    )
+    tetris.add_argument(
+        "--modes", help="iq, blitz or iq,blitz (default: both for a quick run, iq when official)"
+    )
+    tetris.add_argument(
+        "--output-dir",
+        help="where the run is written (default: runs/tetris-<UTC time>); must be new or empty, "
+        "or hold this same run to resume it",
+    )
+    tetris.add_argument(
+        "--merge",
+        metavar="INDEX",
+        help="merge the finished official results into this leaderboard index (JSON)",
+    )
+    tetris.add_argument(
+        "--budget-ms",
+        type=float,
+        default=IQ_BUDGET_MS,
+        help="IQ time budget per move in ms (default: 20000)",
+    )
+    tetris.add_argument("--no-progress", action="store_true", help="no progress bar")
+    tetris.set_defaults(handler=cmd_tetris)
+
+    probe = sub.add_parser(
+        "probe",
+        help="ten fixed positions: does the brain avoid adding holes?",
+        description="Ask a brain the ten probe positions in both candidate orders. It passes when "
+        "it never picks a candidate that adds a hole.",
+    )
+    probe.add_argument("--brain", required=True, help="brain slug, e.g. heuristic")
+    probe.add_argument("--json", metavar="PATH", help="also write the report as JSON")
+    probe.set_defaults(handler=cmd_probe)
+
+
+def _config(args: argparse.Namespace) -> RunConfig:
+    brains = _parse_brains(args.brains)
+    seed_set, seeds = parse_seeds(args.seeds, args.official)
+    default_modes = "iq" if args.official else "iq,blitz"
+    modes = parse_modes(args.modes or default_modes)
+    if "IQ" not in modes:
+        raise RunError("every run plays IQ (the ranking comes from it); use --modes iq,blitz")
+    if args.merge and not args.official:
+        raise RunError("--merge takes official results only; add --official")
+    if not args.budget_ms > 0:
+        raise RunError("--budget-ms must be > 0")
+    return RunConfig(
+        brains=tuple(brains),
+        seeds=tuple(seeds),
+        seed_set=seed_set,
+        modes=tuple(modes),
+        official=bool(args.official),
+        budget_ms=float(args.budget_ms),
+    )
+
+
+def cmd_tetris(args: argparse.Namespace) -> int:
+    """Run (or resume) a Tetris Bench run and print its leaderboard."""
+    try:
+        config = _config(args)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        output_dir = Path(args.output_dir or f"runs/tetris-{stamp}")
+        bar = tqdm(
+            total=len(config.games()), unit="game", disable=args.no_progress, file=sys.stderr
+        )
+
+        def progress(brain: str, mode: str, seed: str, result: GameResult | None) -> None:
+            if result is None:
+                bar.set_description(f"{brain} {mode} {seed}")
+            else:
+                bar.set_postfix_str(f"score {result.score} ({result.end_reason})")
+                bar.update(1)
+
+        outcome = run_tetris_bench(config, output_dir, make_tetris_brain, progress=progress)
+        bar.close()
+    except RunError as error:
+        print(f"arcade-eval tetris: {error}", file=sys.stderr)
+        return 2
+    if outcome.interrupted:
+        print(
+            f"interrupted: {len(outcome.results)} games kept, {len(outcome.missing)} missing; "
+            f"repeat the command with --output-dir {output_dir} to resume",
+            file=sys.stderr,
+        )
+        return 130
+    assert outcome.leaderboard is not None
+    board = outcome.leaderboard
+    (output_dir / "leaderboard.json").write_text(json.dumps(to_json(board), indent=1) + "\n")
+    (output_dir / "leaderboard.md").write_text(to_markdown(board) + "\n")
+    print(to_text(board))
+    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir}/logs)")
+    if args.merge:
+        try:
+            merge_index(args.merge, outcome.results, official=config.official)
+        except ValueError as error:
+            print(f"arcade-eval tetris: not merged: {error}", file=sys.stderr)
+            return 2
+        print(f"merged into {args.merge}")
+    return 0
+
+
+def cmd_probe(args: argparse.Namespace) -> int:
+    """Run the probe for one brain; exit 1 when it fails."""
+    from evaluation.probe import format_report, run_probe
+
+    try:
+        brain = make_tetris_brain(args.brain)
+    except RunError as error:
+        print(f"arcade-eval probe: {error}", file=sys.stderr)
+        return 2
+    report = run_probe(brain)
+    print(format_report(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n")
+    return 0 if report.passed else 1
