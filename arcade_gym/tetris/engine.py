@@ -889,3 +889,13 @@ def primitive_step_view(
     delta = primitive_step(board, st, seq, control)
     primitive_view(board, st, view)
     return delta
+
+
+@njit(cache=True)
+def afterstates(board: np.ndarray, st: np.ndarray, cinfo: np.ndarray, out: np.ndarray) -> None:
+    """The board after each listed candidate (locked and cleared) into `out[k]`."""
+    t = st[S_ACTIVE]
+    for k in range(st[S_NCAND]):
+        out[k, :, :] = board
+        lock_cells(out[k], t, cinfo[k, C_X], cinfo[k, C_Y_LAND], cinfo[k, C_ROT])
+        clear_lines(out[k])

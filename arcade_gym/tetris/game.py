@@ -17,7 +17,7 @@ from arcade_gym.tetris.contract import (
     Candidate,
     Placement,
 )
-from arcade_gym.tetris.render import grid_to_cells
+from arcade_gym.tetris.render import grid_to_cells, grids_to_cells
 from arcade_gym.tetris.rules import (
     CLASSIC_START_LEVEL,
     EMPTY_HOLD,
@@ -419,6 +419,9 @@ class TetrisGame:
         order = E.shuffled_order(h, n)
         ids = E.shuffled_order(h ^ _ID_SALT, n)
         t, x, y, r = self.active
+        boards = np.empty((n, E.H, E.W), np.uint8)
+        E.afterstates(self.board, self.st, self.cinfo, boards)
+        grids = grids_to_cells(boards)
         candidates = []
         for position, index in enumerate(order):
             row = self.cinfo[index]
@@ -433,7 +436,7 @@ class TetrisGame:
                     clear_points=int(row[E.C_CLEAR]),
                     top_out=bool(row[E.C_TOP_OUT]),
                     features=_board_features(self.cfeat[index]),
-                    grid=grid_to_cells(self.afterstate(int(index))),
+                    grid=grids[index],
                 )
             )
         hold = self.hold_piece

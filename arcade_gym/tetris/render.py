@@ -50,11 +50,12 @@ _PALETTE = np.concatenate(
 _N_TYPES = len(PIECE_LETTERS)
 
 
-def _check_board(board: np.ndarray) -> np.ndarray:
+def _check_board(board: np.ndarray, *, stacked: bool = False) -> np.ndarray:
     """Boards come from many callers; fail loudly on a shape or value that would draw nonsense."""
     board = np.asarray(board)
-    if board.ndim != 2:
-        raise ValueError(f"board must be 2-D (rows, cols), got shape {board.shape}")
+    if board.ndim != (3 if stacked else 2):
+        want = "3-D (boards, rows, cols)" if stacked else "2-D (rows, cols)"
+        raise ValueError(f"board must be {want}, got shape {board.shape}")
     if board.size and (board.min() < 0 or board.max() > _N_TYPES):
         raise ValueError(f"board cells must be in 0..{_N_TYPES}")
     return board
@@ -75,11 +76,19 @@ def active_cells(active: ActiveTuple, shape: tuple[int, int]) -> tuple[np.ndarra
     return rows[on_board], cols[on_board]
 
 
+_CELL_LETTERS = np.array([None, *PIECE_LETTERS], dtype=object)
+
+
 def grid_to_cells(board: np.ndarray) -> list[list[str | None]]:
     """The contract's grid form: a piece letter per filled cell, None for an empty one."""
-    board = _check_board(board)
-    letters: list[str | None] = [None, *PIECE_LETTERS]
-    return [[letters[int(v)] for v in row] for row in board]
+    cells: list[list[str | None]] = _CELL_LETTERS[_check_board(board)].tolist()
+    return cells
+
+
+def grids_to_cells(boards: np.ndarray) -> list[list[list[str | None]]]:
+    """`grid_to_cells` of a stack of boards (n, rows, cols) in one pass (every candidate's grid)."""
+    cells: list[list[list[str | None]]] = _CELL_LETTERS[_check_board(boards, stacked=True)].tolist()
+    return cells
 
 
 def grid_to_rows(board: np.ndarray) -> list[str]:
