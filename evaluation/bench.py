@@ -185,9 +185,6 @@ def bench_tetris(seconds: float = 3.0) -> dict[str, Any]:
     }
 
 
-BENCHMARKS: dict[str, Callable[[float], dict[str, Any]]] = {"tetris": bench_tetris}
-
-
 def format_table(report: dict[str, Any]) -> str:
     """The bench report as an aligned text table."""
     lines = [

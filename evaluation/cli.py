@@ -9,18 +9,24 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import arcade_gym
+from evaluation.bench_registry import BENCH_GAMES
 from evaluation.benchmarks import tetris_cli
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from evaluation.bench import BENCHMARKS, format_table
+    from evaluation.bench import format_table
+    from evaluation.bench_registry import run_bench
 
-    report = BENCHMARKS[args.game](args.seconds)
-    print(format_table(report))
+    games = list(BENCH_GAMES) if args.game == "all" else [args.game]
+    reports = []
+    for game in games:
+        report = run_bench(game, args.seconds)
+        reports.append(report)
+        print(format_table(report), flush=True)
     if args.json:
         path = Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(report, indent=2) + "\n")
+        path.write_text(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2) + "\n")
         print(f"wrote {path}")
     return 0
 
@@ -65,7 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure environment throughput (steps/s, questions/s, memory)",
         description="Measure throughput after compilation; compile time is reported separately.",
     )
-    bench.add_argument("game", choices=["tetris"], help="which game's environments to measure")
+    bench.add_argument(
+        "game",
+        choices=[*BENCH_GAMES, "all"],
+        help="which game's environments (or interpreter) to measure, or all of them",
+    )
     bench.add_argument(
         "--seconds", type=float, default=3.0, help="seconds spent on each figure (default: 3)"
     )

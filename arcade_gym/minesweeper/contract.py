@@ -1,0 +1,239 @@
+"""The question/answer contract of NARCADE Minesweeper, and the answer validator.
+
+A policy receives a `MinesweeperQuestion` (the visible board twice, as text rows and as a number
+grid, and every legal action as a string) and answers with one action string, e.g.
+`{"action": "reveal 3 4"}`. Python names are snake_case; the wire form (JSON) is camelCase, as for
+the other games. `validate` judges whatever came back against the question and never raises: a
+policy's junk must cost that policy a decision, never crash the harness.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import reprlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from arcade_gym.minesweeper.rules import (
+    ACTION_KINDS,
+    FLAG,
+    FLAG_CHAR,
+    GAME,
+    HIDDEN_CHAR,
+    REVEAL,
+    RULES_VERSION,
+    ActionKind,
+    action_index,
+    action_text,
+)
+
+Status = Literal["valid", "invalid"]
+
+_WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class _Wire(BaseModel):
+    """Base for contract models: snake_case in Python, camelCase on the wire."""
+
+    model_config = _WIRE
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-compatible wire form (camelCase keys)."""
+        return self.model_dump(by_alias=True, mode="json")
+
+
+class MinesweeperQuestion(_Wire):
+    """What a policy sees at one decision.
+
+    `board` rows use `#` hidden, `F` flagged, `0`-`8` revealed; `grid` holds the same board as
+    numbers (-2 hidden, -1 flagged, 0..8), exactly the env's observation. `actions` lists every
+    legal action (`"reveal r c"` on a hidden unflagged cell, `"flag r c"` toggling the flag of a
+    hidden cell; rows and columns from 0) in an order shuffled per (game seed, decision).
+    """
+
+    game: Literal["minesweeper"] = GAME
+    rules_version: str = RULES_VERSION
+    difficulty: str
+    state_hash: str
+    decision: int
+    rows: int
+    cols: int
+    mines: int
+    flags: int
+    revealed: int
+    board: list[str]
+    grid: list[list[int]]
+    actions: list[str]
+
+    def to_json(self) -> str:
+        """Compact camelCase JSON, as sent to out-of-process policies."""
+        return self.model_dump_json(by_alias=True)
+
+
+class MinesweeperAnswer(_Wire):
+    """One action, spelled as listed in the question (`"reveal 3 4"` or `"flag 3 4"`)."""
+
+    model_config = ConfigDict(**_WIRE, strict=True)
+
+    action: str
+
+
+def answer_json_schema() -> dict[str, Any]:
+    """JSON schema of the answer's wire form, for adapters and structured-output APIs."""
+    return MinesweeperAnswer.model_json_schema(by_alias=True)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of one answer: the action to play (its text and env index), or why not."""
+
+    status: Status
+    reason: str | None = None
+    action: str | None = None
+    index: int | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def usable(self) -> bool:
+        """Whether the answer is played."""
+        return self.status == "valid"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record for the event log."""
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "action": self.action,
+            "index": self.index,
+            "notes": list(self.notes),
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing and validation
+# --------------------------------------------------------------------------------------------
+
+_ACTION_RE = re.compile(r"(reveal|flag)[\s(:,]+(\d{1,6})[\s,]+(\d{1,6})\s*\)?")
+_MAX_TEXT = 200
+_repr = reprlib.Repr()
+_repr.maxstring = 40
+_repr.maxother = 40
+
+
+def parse_action(text: str) -> tuple[ActionKind, int, int] | None:
+    """`(kind, row, col)` of an action string, or None.
+
+    Forgiving about case and spacing (`"Reveal  3 4"`), and about commas or brackets
+    (`"reveal(3, 4)"`), since language models write those; the canonical form is `"reveal 3 4"`.
+    """
+    if not isinstance(text, str) or len(text) > _MAX_TEXT:
+        return None
+    match = _ACTION_RE.fullmatch(text.strip().lower())
+    if match is None:
+        return None
+    kind: ActionKind = REVEAL if match.group(1) == REVEAL else FLAG
+    return kind, int(match.group(2)), int(match.group(3))
+
+
+class _RejectError(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _brief(value: object) -> str:
+    """A short, safe repr for reasons (junk may be huge or unprintable)."""
+    try:
+        return _repr.repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
+
+
+def _from_mapping(obj: Mapping[Any, Any], notes: list[str]) -> str:
+    if "action" not in obj:
+        raise _RejectError("action is missing (expected {'action': 'reveal 3 4'})")
+    unknown = [key for key in obj if key != "action"]
+    if unknown:
+        notes.append("ignored unknown keys: " + ", ".join(_brief(k) for k in unknown[:5]))
+    action = obj["action"]
+    if not isinstance(action, str):
+        raise _RejectError(f"action must be a string, got {type(action).__name__}")
+    return action
+
+
+def _action_text(answer: object, notes: list[str]) -> str:
+    """The action string inside an answer model, a dict, JSON text, or a bare action string."""
+    if isinstance(answer, MinesweeperAnswer):
+        action = getattr(answer, "action", None)  # model_construct() may have left it out
+        if not isinstance(action, str):
+            raise _RejectError(f"action must be a string, got {type(action).__name__}")
+        return action
+    if isinstance(answer, bytes | bytearray | memoryview):
+        try:
+            answer = bytes(answer).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _RejectError("answer is not valid UTF-8 text") from None
+    if isinstance(answer, str):
+        text = answer.strip()
+        if not text.startswith(("{", '"')):
+            return text
+        try:
+            answer = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise _RejectError(f"answer is not valid JSON: {exc!s:.80}") from None
+        if isinstance(answer, str):
+            return answer
+    if isinstance(answer, Mapping):
+        return _from_mapping(answer, notes)
+    raise _RejectError(
+        f"answer must be an action string or {{'action': ...}}, got {type(answer).__name__}"
+    )
+
+
+def _why_illegal(kind: str, row: int, col: int, question: MinesweeperQuestion) -> str:
+    """A reason naming what is wrong with a well-formed action that is not listed."""
+    text = action_text(kind, row, col)
+    if not (0 <= row < question.rows and 0 <= col < question.cols):
+        return f"{text!r}: cell ({row}, {col}) is off the {question.rows}x{question.cols} board"
+    cell = question.board[row][col]
+    if cell not in (HIDDEN_CHAR, FLAG_CHAR):
+        return f"{text!r}: cell ({row}, {col}) is already revealed"
+    if kind == REVEAL and cell == FLAG_CHAR:
+        return f"{text!r}: cell ({row}, {col}) is flagged; unflag it first with 'flag {row} {col}'"
+    return f"{text!r} is not a listed action"
+
+
+def _judge(answer: object, question: MinesweeperQuestion) -> Verdict:
+    notes: list[str] = []
+    try:
+        text = _action_text(answer, notes)
+        parsed = parse_action(text)
+        if parsed is None:
+            raise _RejectError(
+                f"could not read an action from {_brief(text)}; "
+                f"write one of {', '.join(ACTION_KINDS)} then row and column, e.g. 'reveal 3 4'"
+            )
+        kind, row, col = parsed
+        canonical = action_text(kind, row, col)
+        if canonical not in set(question.actions):
+            raise _RejectError(_why_illegal(kind, row, col, question))
+    except _RejectError as reject:
+        return Verdict("invalid", reject.reason, notes=tuple(notes))
+    index = action_index(kind, row, col, question.rows, question.cols)
+    return Verdict("valid", action=canonical, index=index, notes=tuple(notes))
+
+
+def validate(answer: object, question: MinesweeperQuestion) -> Verdict:
+    """Judge `answer` (a MinesweeperAnswer, a dict, JSON text/bytes, or a bare action string such
+    as `"reveal 3 4"`) against `question`. Never raises."""
+    try:
+        return _judge(answer, question)
+    except RecursionError:
+        return Verdict("invalid", "answer is nested too deeply to validate")
+    except Exception as exc:  # last line of defence: junk must never crash the harness
+        return Verdict("invalid", f"internal error while validating: {type(exc).__name__}")

@@ -1,0 +1,221 @@
+"""The question/answer contract of NARCADE Snake, and the answer validator.
+
+A policy receives a `SnakeQuestion` and returns a `SnakeAnswer` naming one of the four absolute
+directions. Python names are snake_case; the wire form (JSON) is camelCase like the other games'.
+The four action names are listed in an order drawn from a hash of (game, seed, decision)
+(`action_order`), as NARCADE requires: deterministic, so replays match, yet not always the same,
+so a policy cannot win by always picking the first entry. `validate` never raises: a policy's junk
+costs that policy a decision, never the harness its run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import reprlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from arcade_gym.snake.rules import DIRECTION_NAMES, GAME, RULES_VERSION, Direction, opposite
+
+Status = Literal["valid", "invalid"]
+
+_WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+_MASK64 = (1 << 64) - 1
+
+
+class _Wire(BaseModel):
+    """Base for contract models: snake_case in Python, camelCase on the wire."""
+
+    model_config = _WIRE
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-compatible wire form (camelCase keys, nulls kept)."""
+        return self.model_dump(by_alias=True, mode="json")
+
+
+class Cell(_Wire):
+    """A board cell; row 0 is the top row, col 0 the left column."""
+
+    model_config = ConfigDict(**_WIRE, frozen=True)
+
+    row: int
+    col: int
+
+
+class SnakeQuestion(_Wire):
+    """What a policy sees at one decision: the board, the snake head first, the food, and the
+    four action names in this decision's presentation order."""
+
+    game: Literal["snake"] = "snake"
+    rules_version: str = RULES_VERSION
+    difficulty: str
+    decision: int
+    state_hash: str
+    rows: int
+    cols: int
+    tick_ms: int
+    snake: list[Cell]
+    heading: Direction
+    food: Cell | None
+    length: int
+    score: int
+    actions: list[Direction]
+
+    def to_json(self) -> str:
+        """Compact camelCase JSON, as sent to out-of-process policies."""
+        return self.model_dump_json(by_alias=True)
+
+
+class SnakeAnswer(_Wire):
+    """A policy's answer: one direction name."""
+
+    model_config = ConfigDict(**_WIRE, strict=True)
+
+    action: Direction
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    """One step of splitmix64 on a Python int: (new state, output)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def action_order(seed_u64: int, decision: int) -> list[Direction]:
+    """The four direction names in the order decision `decision` of game seed `seed_u64` lists
+    them: a Fisher-Yates permutation driven by blake2b("snake:<seed>:<decision>")."""
+    key = f"{GAME}:{seed_u64}:{decision}".encode()
+    state = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+    names = list(DIRECTION_NAMES)
+    for k in range(len(names) - 1, 0, -1):
+        state, draw = _splitmix64(state)
+        j = draw % (k + 1)
+        names[k], names[j] = names[j], names[k]
+    return names
+
+
+# --------------------------------------------------------------------------------------------
+# The verdict
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The harness's judgement of one answer: the direction to play, or why nothing is played."""
+
+    status: Status
+    reason: str | None = None
+    notes: tuple[str, ...] = ()
+    action: Direction | None = None
+
+    @property
+    def usable(self) -> bool:
+        """Whether the answer is played."""
+        return self.status == "valid"
+
+    @property
+    def direction(self) -> int | None:
+        """The direction index (`rules.UP` .. `rules.LEFT`) of a valid answer."""
+        return None if self.action is None else DIRECTION_NAMES.index(self.action)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record for the event log."""
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "notes": list(self.notes),
+            "action": self.action,
+        }
+
+
+class _RejectError(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_repr = reprlib.Repr()
+_repr.maxstring = 40
+_repr.maxother = 40
+_repr.maxlist = 8
+
+
+def _brief(value: object) -> str:
+    """A short, safe repr for reasons and notes (junk may be huge, deep or unprintable)."""
+    try:
+        return _repr.repr(value)
+    except Exception:  # e.g. ints too long to print, or a hostile __repr__
+        return f"<{type(value).__name__}>"
+
+
+def _parse(answer: object) -> object:
+    """The answer as a mapping or a bare action name; JSON text is decoded first."""
+    if isinstance(answer, SnakeAnswer):
+        return {"action": answer.action}
+    if isinstance(answer, bytes | bytearray | memoryview):
+        try:
+            answer = bytes(answer).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _RejectError("answer is not valid UTF-8 text") from None
+    if isinstance(answer, str):
+        text = answer.strip()
+        if text[:1] in ("{", '"'):
+            try:
+                return json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise _RejectError(f"answer is not valid JSON: {exc!s:.80}") from None
+        return text
+    return answer
+
+
+def _action_name(value: object, notes: list[str]) -> str:
+    """The action named by `value`; case and surrounding blanks are forgiven with a note."""
+    if not isinstance(value, str):
+        raise _RejectError(f"action must be a direction name, got {_brief(value)}")
+    name = value.strip().lower()
+    if name != value and name in DIRECTION_NAMES:
+        notes.append(f"action {_brief(value)} read as {name!r}")
+    return name
+
+
+def _judge(answer: object, question: SnakeQuestion) -> Verdict:
+    notes: list[str] = []
+    obj = _parse(answer)
+    if isinstance(obj, Mapping):
+        if "action" not in obj:
+            raise _RejectError(f"action is missing (keys: {_brief(list(obj)[:8])})")
+        unknown = [key for key in obj if key != "action"]
+        if unknown:
+            notes.append(f"ignored unknown keys: {_brief(unknown[:8])}")
+        name = _action_name(obj["action"], notes)
+    elif isinstance(obj, str):
+        name = _action_name(obj, notes)
+    else:
+        raise _RejectError(
+            f"answer must be an action name or an object with 'action', got {type(obj).__name__}"
+        )
+    if name not in question.actions:
+        raise _RejectError(f"unknown action {_brief(name)}; choose one of {question.actions}")
+    if DIRECTION_NAMES.index(name) == opposite(DIRECTION_NAMES.index(question.heading)):
+        notes.append(f"{name} reverses the heading; the snake keeps going {question.heading}")
+    return Verdict("valid", notes=tuple(notes), action=cast(Direction, name))
+
+
+def validate(answer: object, question: SnakeQuestion) -> Verdict:
+    """Judge `answer` (a SnakeAnswer, a dict, JSON text/bytes, or a bare action name such as
+    "up") against `question`. Never raises; a reversal is valid (it keeps the heading)."""
+    try:
+        return _judge(answer, question)
+    except _RejectError as reject:
+        return Verdict("invalid", reject.reason)
+    except RecursionError:
+        return Verdict("invalid", "answer is nested too deeply to validate")
+    except Exception as exc:  # last line of defence: junk must never crash the harness
+        return Verdict("invalid", f"internal error while validating: {type(exc).__name__}")
