@@ -7,26 +7,21 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
+if TYPE_CHECKING:
+    from evaluation.benchmarks.tetris import RunConfig
+    from evaluation.records import GameResult
 
-from evaluation.benchmarks.tetris import (
-    IQ_BUDGET_MS,
-    RunConfig,
-    RunError,
-    parse_modes,
-    parse_seeds,
-    run_tetris_bench,
-)
-from evaluation.leaderboard import merge_index, to_json, to_markdown, to_text
-from evaluation.records import GameResult
-
+# The benchmark modules compile kernels and load scipy: they are imported when a command runs,
+# so `arcade-eval --help` stays instant.
 LOCAL_BRAINS = ("random", "heuristic", "search")
+IQ_BUDGET_MS = 20_000.0
 
 
 def make_tetris_brain(slug: str) -> Any:
     """A brain from its slug; unknown slugs stop with the list of known ones."""
+    from evaluation.benchmarks.tetris import RunError
     from policies.tetris import make_brain
 
     if slug not in LOCAL_BRAINS:
@@ -35,6 +30,8 @@ def make_tetris_brain(slug: str) -> Any:
 
 
 def _parse_brains(text: str) -> list[str]:
+    from evaluation.benchmarks.tetris import RunError
+
     brains = [b.strip() for b in text.split(",") if b.strip()]
     if not brains or len(set(brains)) != len(brains):
         raise RunError("--brains needs distinct brain slugs, e.g. random,heuristic,search")
@@ -101,6 +98,8 @@ def add_parsers(sub: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> RunConfig:
+    from evaluation.benchmarks.tetris import RunConfig, RunError, parse_modes, parse_seeds
+
     brains = _parse_brains(args.brains)
     seed_set, seeds = parse_seeds(args.seeds, args.official)
     default_modes = "iq" if args.official else "iq,blitz"
@@ -123,6 +122,11 @@ def _config(args: argparse.Namespace) -> RunConfig:
 
 def cmd_tetris(args: argparse.Namespace) -> int:
     """Run (or resume) a Tetris Bench run and print its leaderboard."""
+    from tqdm import tqdm
+
+    from evaluation.benchmarks.tetris import RunError, run_tetris_bench
+    from evaluation.leaderboard import merge_index, to_json, to_markdown, to_text
+
     try:
         config = _config(args)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -168,6 +172,7 @@ def cmd_tetris(args: argparse.Namespace) -> int:
 
 def cmd_probe(args: argparse.Namespace) -> int:
     """Run the probe for one brain; exit 1 when it fails."""
+    from evaluation.benchmarks.tetris import RunError
     from evaluation.probe import format_report, run_probe
 
     try:

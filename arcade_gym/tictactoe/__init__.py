@@ -1,0 +1,7 @@
+"""k-in-a-row tic-tac-toe: 3x3 (3 in a row), 5x5 (4) and 10x10 (5), X first, no gravity.
+
+numba kernels (`engine`), a brute-force oracle (`oracle`), the sparring partners' move rules
+(`sparring`), the engine contract of the Brainfuck arena (`contract`), and the single-agent
+Gymnasium env (`env`, `arcade_gym/TicTacToe-v0`); the two-player PettingZoo env is
+`arcade_gym.multiagent.tictactoe_v0`.
+"""

@@ -1,0 +1,190 @@
+"""Throughput of tic-tac-toe (`bench_tictactoe`): the AEC env, the oracle, the arena suite.
+
+The report has the shape of `evaluation.bench.bench_tetris` (figures per second under `results`,
+their `targets`, a `peer`), plus `seconds`: wall times of the suite build and of a whole arena
+run for the Tactician, which are durations rather than rates.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import platform
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import arcade_gym
+from arcade_gym.multiagent import tictactoe_v0
+from arcade_gym.tictactoe.oracle import minimax_table
+from evaluation.ttt_suite import build_suite, classify, selfplay_positions
+
+_warm = False
+
+
+def _rate(run: Callable[[float], int], seconds: float) -> float:
+    t0 = time.perf_counter()
+    done = run(t0 + seconds)
+    return done / (time.perf_counter() - t0)
+
+
+def warmup() -> float:
+    """Compile (or load from numba's cache) every kernel the figures use; seconds taken."""
+    global _warm
+    if _warm:
+        return 0.0
+    t0 = time.perf_counter()
+    minimax_table()
+    for size in (3, 5, 10):
+        env = tictactoe_v0.env(size=size)
+        env.reset()
+        env.step(0)
+        rng = np.random.default_rng(0)
+        for board, side in selfplay_positions(size, rng)[:6]:
+            classify(board, side)
+    from evaluation.ttt_arena import make_engine
+
+    make_engine("policy:tactician").choose(np.zeros(100, np.int8), 1)
+    _warm = True
+    return time.perf_counter() - t0
+
+
+def aec_steps(seconds: float, size: int = 3, *, wrapped: bool = False, seed: int = 0) -> float:
+    """Steps per second through the AEC API (`last`, `step`, dead steps and resets included),
+    each move uniform among the legal ones of the action mask."""
+    env: Any = tictactoe_v0.wrapped_env(size=size) if wrapped else tictactoe_v0.env(size=size)
+    env.reset(seed=seed)
+    u = np.random.default_rng(seed).random(1 << 16).tolist()
+
+    def run(deadline: float) -> int:
+        steps = 0
+        while True:
+            for _ in range(1024):
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    if not env.agents:
+                        env.reset()
+                else:
+                    legal = obs["action_mask"].nonzero()[0]
+                    env.step(int(legal[int(u[steps & 0xFFFF] * legal.size)]))
+                steps += 1
+            if time.perf_counter() >= deadline:
+                return steps
+
+    return _rate(run, seconds)
+
+
+def gym_steps(seconds: float, size: int = 3, opponent: str = "random", seed: int = 0) -> float:
+    """`gym.make("arcade_gym/TicTacToe-v0")` steps per second (each includes the opponent's
+    reply), uniform legal moves, reset at episode end."""
+    env = gym.make("arcade_gym/TicTacToe-v0", size=size, opponent=opponent)
+    _, info = env.reset(seed=seed)
+    u = np.random.default_rng(seed).random(1 << 16).tolist()
+
+    def run(deadline: float) -> int:
+        nonlocal info
+        steps = 0
+        while True:
+            for _ in range(256):
+                legal = info["action_mask"].nonzero()[0]
+                _, _, terminated, _, info = env.step(
+                    int(legal[int(u[steps & 0xFFFF] * legal.size)])
+                )
+                steps += 1
+                if terminated:
+                    _, info = env.reset()
+            if time.perf_counter() >= deadline:
+                return steps
+
+    return _rate(run, seconds)
+
+
+def oracle_positions(seconds: float, size: int, seed: int = 0) -> float:
+    """Self-play positions per second fully classified by the oracle (threats, forks, forced
+    win in 5, fork defense, 3x3 minimax), every category wanted."""
+    rng = np.random.default_rng(seed)
+    positions: list[tuple[np.ndarray, int]] = []
+    while len(positions) < 256:
+        positions.extend(selfplay_positions(size, rng))
+
+    def run(deadline: float) -> int:
+        done = 0
+        while time.perf_counter() < deadline:
+            for board, side in positions:
+                classify(board, side)
+            done += len(positions)
+        return done
+
+    return _rate(run, seconds)
+
+
+def _peer() -> dict[str, Any]:
+    """PettingZoo's own tictactoe_v3 (3x3 only) needs pygame to import."""
+    installed = importlib.util.find_spec("pygame") is not None
+    return {
+        "name": "pettingzoo.classic.tictactoe_v3",
+        "installed": installed,
+        "note": "not measured yet" if installed else "needs pygame (pettingzoo[classic])",
+    }
+
+
+def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
+    """Every tic-tac-toe figure of the issue's targets, as one JSON-able dict."""
+    from evaluation.ttt_arena import make_engine, run_arena
+
+    compile_s = warmup()
+    results = {
+        "aec_3x3_steps_per_s": aec_steps(seconds, 3),
+        "aec_10x10_steps_per_s": aec_steps(seconds, 10),
+        "aec_3x3_pz_wrapped_steps_per_s": aec_steps(seconds, 3, wrapped=True),
+        "gym_3x3_vs_random_steps_per_s": gym_steps(seconds, 3),
+        "oracle_3x3_positions_per_s": oracle_positions(seconds, 3),
+        "oracle_5x5_positions_per_s": oracle_positions(seconds, 5),
+        "oracle_10x10_positions_per_s": oracle_positions(seconds, 10),
+    }
+    build_suite.cache_clear()
+    t0 = time.perf_counter()
+    suite = build_suite()
+    suite_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    report = run_arena(make_engine("policy:tactician"), suite=suite)
+    arena_s = time.perf_counter() - t0
+    return {
+        "game": "tictactoe",
+        "package_version": arcade_gym.__version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "seconds_per_figure": seconds,
+        "compile_or_cache_load_s": compile_s,
+        "results": results,
+        "targets": {"aec_3x3_steps_per_s": 100_000},
+        "seconds": {
+            "suite_build": suite_s,
+            "tactician_arena": arena_s,
+            "tactician_arena_moves": report.move_stats.moves,
+        },
+        "peer": _peer(),
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """`evaluation.bench.format_table` plus the durations under `seconds`."""
+    from evaluation.bench import format_table
+
+    lines = [format_table(report)]
+    timings = report.get("seconds", {})
+    if "suite_build" in timings:
+        lines.append(f"  {'suite_build':<32} {timings['suite_build']:>14.2f} s")
+    if "tactician_arena" in timings:
+        lines.append(
+            f"  {'tactician_arena (suite + 24 games)':<32} {timings['tactician_arena']:>14.2f} s"
+            f"  ({timings['tactician_arena_moves']} engine moves)"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(format_report(bench_tictactoe(2.0)))
