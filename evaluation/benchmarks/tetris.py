@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,6 +132,11 @@ class RunDirectory:
 
     def prepare(self) -> None:
         """Create the directory, or accept it for resuming the same run; refuse anything else."""
+        self.check()
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def check(self) -> None:
+        """Refuse a directory that holds anything but this same run (nothing is written)."""
         manifest = self.path / self.MANIFEST
         if self.path.exists() and not self.path.is_dir():
             raise RunError(f"{self.path} is a file; --output-dir needs a directory")
@@ -145,7 +152,6 @@ class RunDirectory:
                     f"{self.path} holds another run (different brains, seeds, modes or caps); "
                     "choose a new --output-dir, or repeat that run's exact command to resume it"
                 )
-        self.path.mkdir(parents=True, exist_ok=True)
 
     def log_path(self, brain: str, mode: str, seed: str) -> Path:
         return self.path / "logs" / _safe(brain) / mode / f"{seed}.jsonl"
@@ -200,6 +206,12 @@ def _write_atomically(path: Path, text: str) -> None:
 ProgressFn = Callable[[str, str, str, GameResult | None], None]
 """Called before (result None) and after each game: (brain, mode, seed, result)."""
 
+Game = tuple[str, str, str]
+
+
+class FatalBrainError(RunError):
+    """A brain can no longer answer at all (bad API key, unknown model): the batch stops."""
+
 
 def run_tetris_bench(
     config: RunConfig,
@@ -207,48 +219,92 @@ def run_tetris_bench(
     make_policy: Callable[[str], Any],
     *,
     progress: ProgressFn | None = None,
+    concurrency: int = 1,
 ) -> RunOutcome:
     """Play every game of `config` into `output_dir` (resuming), then build the leaderboard.
 
-    A KeyboardInterrupt stops after flushing: the manifest says what is missing and the outcome
-    is marked interrupted.
+    Up to `concurrency` games run at once; each game has its own log and result, so the outcome
+    is the same as a serial run. A KeyboardInterrupt stops the run (running games finish first
+    when concurrent): the manifest says what is missing and the outcome is marked interrupted.
+    A brain whose `fatal_error` is set after a game stops the batch with FatalBrainError; that
+    game is set aside so a resumed run plays it again.
     """
+    if concurrency < 1:
+        raise RunError("--concurrency must be >= 1")
     run_dir = RunDirectory(output_dir, config)
+    run_dir.check()
+    policies = {slug: make_policy(slug) for slug in config.brains}  # pre-flight happens here
     run_dir.prepare()
-    policies = {slug: make_policy(slug) for slug in config.brains}
-    results: list[GameResult] = []
-    done: list[tuple[str, str, str]] = []
-    run_dir.write_manifest("running", done)
+    finished: dict[Game, GameResult] = {}
+    todo: list[Game] = []
+    for game in config.games():
+        earlier = run_dir.finished(*game)
+        if earlier is None:
+            todo.append(game)
+        else:
+            finished[game] = earlier
+    lock = threading.Lock()
+    run_dir.write_manifest("running", list(finished))
+
+    def play(game: Game) -> None:
+        brain, mode, seed = game
+        run_dir.set_aside_partial_log(brain, mode, seed)
+        if progress:
+            progress(brain, mode, seed, None)
+        log = run_dir.log_path(brain, mode, seed)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        result = play_tetris(
+            policies[brain],
+            seed,
+            mode,
+            log,
+            budget_ms=config.budget_ms,
+            piece_cap=config.piece_cap,
+            tick_cap=config.tick_cap,
+        )
+        fatal = getattr(policies[brain], "fatal_error", None)
+        if fatal is not None:
+            run_dir.set_aside_partial_log(brain, mode, seed)
+            raise FatalBrainError(f"brain {brain} cannot answer: {fatal}")
+        run_dir.save_result(brain, mode, seed, result)
+        with lock:
+            finished[game] = result
+            run_dir.write_manifest("running", list(finished))
+        if progress:
+            progress(brain, mode, seed, result)
+
     interrupted = False
     try:
-        for brain, mode, seed in config.games():
-            earlier = run_dir.finished(brain, mode, seed)
-            if earlier is None:
-                run_dir.set_aside_partial_log(brain, mode, seed)
-                if progress:
-                    progress(brain, mode, seed, None)
-                log = run_dir.log_path(brain, mode, seed)
-                log.parent.mkdir(parents=True, exist_ok=True)
-                earlier = play_tetris(
-                    policies[brain],
-                    seed,
-                    mode,
-                    log,
-                    budget_ms=config.budget_ms,
-                    piece_cap=config.piece_cap,
-                    tick_cap=config.tick_cap,
-                )
-                run_dir.save_result(brain, mode, seed, earlier)
-            results.append(earlier)
-            done.append((brain, mode, seed))
-            run_dir.write_manifest("running", done)
-            if progress:
-                progress(brain, mode, seed, earlier)
+        if concurrency == 1:
+            for game in todo:
+                play(game)
+        else:
+            _play_concurrently(play, todo, concurrency)
     except KeyboardInterrupt:
         interrupted = True
-    outcome = RunOutcome(output_dir, results, interrupted=interrupted)
-    outcome.missing = [g for g in config.games() if g not in set(done)]
+    except FatalBrainError:
+        run_dir.write_manifest("stopped", list(finished))
+        raise
+    done = [g for g in config.games() if g in finished]
+    outcome = RunOutcome(output_dir, [finished[g] for g in done], interrupted=interrupted)
+    outcome.missing = [g for g in config.games() if g not in finished]
     run_dir.write_manifest("interrupted" if interrupted else "complete", done)
-    if not interrupted and results:
-        outcome.leaderboard = build_leaderboard(results)
+    if not interrupted and outcome.results:
+        outcome.leaderboard = build_leaderboard(outcome.results)
     return outcome
+
+
+def _play_concurrently(play: Callable[[Game], None], todo: list[Game], workers: int) -> None:
+    """Run `play` over the games on a thread pool; the first error (or Ctrl-C) cancels the
+    games not yet started, waits for the running ones, and propagates."""
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tetris-game")
+    futures = [pool.submit(play, game) for game in todo]
+    try:
+        for future in as_completed(futures):
+            future.result()
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True)

@@ -19,13 +19,34 @@ LOCAL_BRAINS = ("random", "heuristic", "search")
 IQ_BUDGET_MS = 20_000.0
 
 
-def make_tetris_brain(slug: str) -> Any:
-    """A brain from its slug; unknown slugs stop with the list of known ones."""
+def make_tetris_brain(
+    slug: str, *, models_file: str | None = None, base_url: str | None = None
+) -> Any:
+    """A brain from its slug (`random`, `heuristic`, `search`, `llm:<model slug>`).
+
+    An LLM brain makes one real pre-flight call here, so a bad key, model or server stops the
+    run before any game starts. Unknown slugs stop with the list of known ones.
+    """
     from evaluation.benchmarks.tetris import RunError
+
+    if slug.startswith("llm:"):
+        from policies.llm import PreflightError, RegistryError, make_llm_brain, preflight
+
+        try:
+            brain = make_llm_brain(
+                slug.removeprefix("llm:"), models_file=models_file, base_url=base_url
+            )
+            preflight(brain.spec, brain.client)
+        except (RegistryError, PreflightError, OSError) as error:
+            raise RunError(f"{slug}: {error}") from None
+        return brain
     from policies.tetris import make_brain
 
     if slug not in LOCAL_BRAINS:
-        raise RunError(f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)}")
+        raise RunError(
+            f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)} or llm:<model slug> "
+            "(see arcade-eval models list)"
+        )
     return make_brain(slug)
 
 
@@ -36,9 +57,25 @@ def _parse_brains(text: str) -> list[str]:
     if not brains or len(set(brains)) != len(brains):
         raise RunError("--brains needs distinct brain slugs, e.g. random,heuristic,search")
     for slug in brains:
-        if slug not in LOCAL_BRAINS:
-            raise RunError(f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)}")
+        if slug not in LOCAL_BRAINS and not (slug.startswith("llm:") and len(slug) > 4):
+            raise RunError(
+                f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)} or "
+                "llm:<model slug> (see arcade-eval models list)"
+            )
     return brains
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--models-file",
+        metavar="PATH",
+        help="model registry (TOML or JSON) for llm:<slug> brains (default: the built-in one)",
+    )
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="OpenAI-compatible endpoint for llm:<slug> brains, e.g. http://127.0.0.1:11434/v1",
+    )
 
 
 def add_parsers(sub: Any) -> None:
@@ -83,6 +120,13 @@ def add_parsers(sub: Any) -> None:
         default=IQ_BUDGET_MS,
         help="IQ time budget per move in ms (default: 20000)",
     )
+    tetris.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="games played at once (for LLM brains; results equal a serial run; default 1)",
+    )
+    _add_model_options(tetris)
     tetris.add_argument("--no-progress", action="store_true", help="no progress bar")
     tetris.set_defaults(handler=cmd_tetris)
 
@@ -94,7 +138,17 @@ def add_parsers(sub: Any) -> None:
     )
     probe.add_argument("--brain", required=True, help="brain slug, e.g. heuristic")
     probe.add_argument("--json", metavar="PATH", help="also write the report as JSON")
+    _add_model_options(probe)
     probe.set_defaults(handler=cmd_probe)
+
+    models = sub.add_parser(
+        "models",
+        help="list the LLM models the registry knows (use them as --brains llm:<slug>)",
+        description="Models come from a TOML or JSON registry: a new hosted model needs no code.",
+    )
+    models.add_argument("action", choices=["list"], help="what to do (list)")
+    models.add_argument("--models-file", metavar="PATH", help="registry file (default: built-in)")
+    models.set_defaults(handler=cmd_models)
 
 
 def _config(args: argparse.Namespace) -> RunConfig:
@@ -110,6 +164,8 @@ def _config(args: argparse.Namespace) -> RunConfig:
         raise RunError("--merge takes official results only; add --official")
     if not args.budget_ms > 0:
         raise RunError("--budget-ms must be > 0")
+    if args.concurrency < 1:
+        raise RunError("--concurrency must be >= 1")
     return RunConfig(
         brains=tuple(brains),
         seeds=tuple(seeds),
@@ -142,8 +198,15 @@ def cmd_tetris(args: argparse.Namespace) -> int:
                 bar.set_postfix_str(f"score {result.score} ({result.end_reason})")
                 bar.update(1)
 
-        outcome = run_tetris_bench(config, output_dir, make_tetris_brain, progress=progress)
-        bar.close()
+        def factory(slug: str) -> Any:
+            return make_tetris_brain(slug, models_file=args.models_file, base_url=args.base_url)
+
+        try:
+            outcome = run_tetris_bench(
+                config, output_dir, factory, progress=progress, concurrency=args.concurrency
+            )
+        finally:
+            bar.close()
     except RunError as error:
         print(f"arcade-eval tetris: {error}", file=sys.stderr)
         return 2
@@ -176,7 +239,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     from evaluation.probe import format_report, run_probe
 
     try:
-        brain = make_tetris_brain(args.brain)
+        brain = make_tetris_brain(args.brain, models_file=args.models_file, base_url=args.base_url)
     except RunError as error:
         print(f"arcade-eval probe: {error}", file=sys.stderr)
         return 2
@@ -185,3 +248,25 @@ def cmd_probe(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n")
     return 0 if report.passed else 1
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    """Print the model registry, one model per line."""
+    from policies.llm import RegistryError, list_models
+
+    try:
+        specs = list_models(args.models_file)
+    except (RegistryError, OSError) as error:
+        print(f"arcade-eval models: {error}", file=sys.stderr)
+        return 2
+    for spec in specs:
+        key = spec.api_key_env or "no key"
+        price = (
+            "unpriced"
+            if spec.pricing is None
+            else f"${spec.pricing.input}/{spec.pricing.output} per M"
+        )
+        schema = "json-schema" if spec.json_schema else "free text"
+        name = f"llm:{spec.slug}"
+        print(f"{name:<26} {spec.provider:<12} {spec.model:<36} {schema:<11} {key:<20} {price}")
+    return 0

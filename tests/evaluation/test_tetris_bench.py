@@ -125,3 +125,44 @@ def test_cli_quick_run_prints_the_leaderboard(
     assert "Random" in printed and "per seed" in printed
     assert (out / "leaderboard.md").read_text().startswith("|")
     assert json.loads((out / "leaderboard.json").read_text())["rows"][0]["slug"] == "random"
+
+
+def _comparable(result: object) -> dict[str, object]:
+    data = dict(vars(result))
+    for key in ("latencies_ms", "log_path"):
+        data.pop(key, None)
+    return data
+
+
+def test_concurrent_run_gives_the_same_results_as_a_serial_one(tmp_path: Path) -> None:
+    config = _config(brains=("random", "heuristic"), seeds=("seed-01", "seed-02", "seed-03"))
+    serial = bench.run_tetris_bench(config, tmp_path / "serial", make_brain)
+    parallel = bench.run_tetris_bench(config, tmp_path / "parallel", make_brain, concurrency=3)
+    assert [_comparable(r) for r in serial.results] == [_comparable(r) for r in parallel.results]
+    assert all(r.ok for r in verify_paths([tmp_path / "parallel" / "logs"]))
+
+
+class _BrokenKeyBrain:
+    """A brain whose provider refuses its key: every answer fails, and it says so."""
+
+    slug = name = "broken"
+    description = "always fails"
+    kind = "llm"
+    adapter_version = "1"
+
+    def __init__(self) -> None:
+        self.fatal_error: Exception | None = None
+
+    def act(self, question: object, ctx: object) -> object:
+        self.fatal_error = PermissionError("401 Unauthorized")
+        raise self.fatal_error
+
+
+def test_a_brain_that_cannot_answer_stops_the_batch(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    with pytest.raises(bench.FatalBrainError, match="401"):
+        bench.run_tetris_bench(_config(brains=("broken",)), run, lambda slug: _BrokenKeyBrain())
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["status"] == "stopped" and len(manifest["missing"]) == 4
+    assert not list(run.glob("results/**/*.json"))
+    assert list(run.glob("logs/broken/IQ/seed-01.jsonl.interrupted-1"))

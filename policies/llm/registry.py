@@ -1,0 +1,191 @@
+"""The model registry: hosted or local chat models described as data, so adding one needs no code.
+
+A registry is a TOML or JSON file holding a list of models (`[[models]]` in TOML,
+`{"models": [...]}` or a bare list in JSON); a table keyed by slug works too. Keys may be
+snake_case (`max_tokens`) or the seed's camelCase (`maxTokens`); unknown keys are refused so a typo
+does not silently change a setting. The built-in registry ships as `policies/llm/models.toml`.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic.alias_generators import to_camel
+
+from policies.llm.client import DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, ChatClient, ChatReply
+
+DEFAULT_MODELS_FILE = "models.toml"
+"""The built-in registry, a data file of this package."""
+
+_CONFIG = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True)
+
+
+class RegistryError(ValueError):
+    """A registry file that cannot be read, or a slug it does not hold (one clear message)."""
+
+
+class Pricing(BaseModel):
+    """USD per million tokens, for providers that do not report a cost."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", frozen=True)
+
+    input: float = Field(alias="in", ge=0)
+    output: float = Field(alias="out", ge=0)
+
+    def cost_usd(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """What `prompt_tokens` in and `completion_tokens` out cost at these rates."""
+        return (prompt_tokens * self.input + completion_tokens * self.output) / 1_000_000
+
+
+class Reasoning(BaseModel):
+    """Reasoning settings, sent as OpenRouter's unified `reasoning` object (absent: not sent)."""
+
+    model_config = _CONFIG
+
+    effort: Literal["minimal", "low", "medium", "high"] | None = None
+    max_tokens: int | None = Field(default=None, ge=0)
+    enabled: bool | None = None
+    exclude: bool | None = None
+
+    def to_request(self) -> dict[str, Any]:
+        """The request's `reasoning` object (only the settings given)."""
+        return self.model_dump(exclude_none=True)
+
+
+class ModelSpec(BaseModel):
+    """One chat model and how to call it.
+
+    `api_key_env` names the environment variable holding the key; an empty string means none (a
+    local server). `json_schema` says whether the server honours `response_format` JSON schemas;
+    without it the prompt's JSON-only instruction and the tolerant parser do the work.
+    """
+
+    model_config = _CONFIG
+
+    slug: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/-]*$")
+    name: str = ""
+    description: str = ""
+    provider: str = "OpenRouter"
+    model: str = Field(min_length=1)
+    kind: Literal["llm"] = "llm"
+    temperature: float = Field(default=0.0, ge=0, le=2)
+    max_tokens: int = Field(default=80, ge=1)
+    json_schema: bool = False
+    reasoning: Reasoning | None = None
+    pricing: Pricing | None = None
+    base_url: str = DEFAULT_BASE_URL
+    api_key_env: str | None = DEFAULT_API_KEY_ENV
+    extra_headers: dict[str, str] = Field(default_factory=dict)
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+    timeout_s: float = Field(default=60.0, gt=0)
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {value!r}")
+        return value.rstrip("/")
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _empty_is_none(cls, value: str | None) -> str | None:
+        return value or None
+
+    @property
+    def display_name(self) -> str:
+        """The name for tables (the slug when no name is given)."""
+        return self.name or self.slug
+
+    def with_base_url(self, base_url: str | None) -> ModelSpec:
+        """This spec pointed at another server (None: unchanged)."""
+        if base_url is None:
+            return self
+        return ModelSpec.model_validate({**self.model_dump(), "base_url": base_url})
+
+    def client(self, **kwargs: Any) -> ChatClient:
+        """A ChatClient for this model's server (keyword arguments go to ChatClient)."""
+        return ChatClient(
+            self.base_url, self.api_key_env, self.extra_headers, self.timeout_s, **kwargs
+        )
+
+    def cost_usd(self, reply: ChatReply) -> float | None:
+        """The provider's reported cost, else tokens x pricing, else None (unpriced)."""
+        if reply.cost_usd is not None:
+            return reply.cost_usd
+        if (
+            self.pricing is not None
+            and reply.prompt_tokens is not None
+            and reply.completion_tokens is not None
+        ):
+            return self.pricing.cost_usd(reply.prompt_tokens, reply.completion_tokens)
+        return None
+
+
+def _entries(data: Any, source: str) -> list[dict[str, Any]]:
+    """The model tables of a registry document, whatever of the accepted shapes it has."""
+    if isinstance(data, Mapping) and "models" in data:
+        data = data["models"]
+    if isinstance(data, Mapping):  # keyed by slug
+        out = []
+        for slug, entry in data.items():
+            if not isinstance(entry, Mapping):
+                raise RegistryError(f"{source}: model {slug!r} must be a table")
+            out.append({"slug": slug, **entry})
+        return out
+    if isinstance(data, list) and all(isinstance(entry, Mapping) for entry in data):
+        return [dict(entry) for entry in data]
+    raise RegistryError(f"{source}: expected a list of models ([[models]] in TOML)")
+
+
+def parse_registry(text: str, *, fmt: Literal["toml", "json"], source: str) -> dict[str, ModelSpec]:
+    """Parse registry text into slug -> ModelSpec; duplicate slugs and bad entries are refused."""
+    try:
+        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise RegistryError(f"{source}: not valid {fmt.upper()}: {exc}") from None
+    specs: dict[str, ModelSpec] = {}
+    for index, entry in enumerate(_entries(data, source)):
+        label = entry.get("slug", f"#{index + 1}")
+        try:
+            spec = ModelSpec.model_validate(entry)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'entry'}: {err['msg']}"
+                for err in exc.errors()
+            )
+            raise RegistryError(f"{source}: model {label!r}: {problems}") from None
+        if spec.slug in specs:
+            raise RegistryError(f"{source}: slug {spec.slug!r} appears twice")
+        specs[spec.slug] = spec
+    return specs
+
+
+def load_registry(path: str | Path | None = None) -> dict[str, ModelSpec]:
+    """slug -> ModelSpec from a `.toml` or `.json` file (None: the built-in registry)."""
+    if path is None:
+        text = resources.files("policies.llm").joinpath(DEFAULT_MODELS_FILE).read_text("utf-8")
+        return parse_registry(text, fmt="toml", source=f"built-in {DEFAULT_MODELS_FILE}")
+    file = Path(path)
+    try:
+        text = file.read_text("utf-8")
+    except FileNotFoundError:
+        raise RegistryError(f"models file {file} does not exist") from None
+    except (OSError, UnicodeError) as exc:
+        raise RegistryError(f"cannot read models file {file}: {exc}") from None
+    fmt: Literal["toml", "json"] = "json" if file.suffix.lower() == ".json" else "toml"
+    return parse_registry(text, fmt=fmt, source=str(file))
+
+
+def get_spec(slug: str, registry: Mapping[str, ModelSpec]) -> ModelSpec:
+    """The spec of `slug`; an unknown slug lists the known ones."""
+    try:
+        return registry[slug]
+    except KeyError:
+        known = ", ".join(sorted(registry)) or "(none)"
+        raise RegistryError(f"unknown model {slug!r}; known models: {known}") from None

@@ -1,0 +1,415 @@
+"""What a language model sees of a Tetris Bench question, and how its reply is read back.
+
+The prompt is the seed's "What a hosted model sees": a fixed system prompt, then the question as
+text (header line, the board as rows of # and ., one line per candidate). Candidates keep the
+harness's order (already shuffled from the state hash) and get two random letters as ids, drawn
+from a PRNG seeded by the state hash alone, so neither the order nor the ids say anything about
+which placement is good. Rendering is a pure function of the question: the same question gives a
+byte-identical prompt, so a run is reproducible and a provider's prompt cache can work.
+
+Models that support it get their reply constrained by a JSON schema over those ids; the others
+get the JSON-only instruction and `parse_reply`, which digs the object out of prose, code fences
+or Python-style quoting, and refuses (ReplyParseError) anything it cannot read unambiguously.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arcade_gym.tetris.contract import AgentInput, Candidate
+
+PROMPT_VERSION = "tetris-llm-prompt/1"
+"""Bumped whenever the system prompt or the rendering changes (results are not comparable)."""
+
+SYSTEM_PROMPT = """\
+You are playing Tetris under the tetris-bench@3 rules: a board of 10 columns (0 at the left) and \
+20 rows (0 at the top, 19 at the bottom), seven-bag pieces, one hold slot.
+
+Each turn you get:
+- a header: the piece in play, the next five pieces, the hold slot, level, score, cleared lines, \
+pieces placed, combo and back-to-back status;
+- the board, one text row per board row, # for a filled cell and . for an empty one, with the row \
+number on the left and a column ruler underneath; rows above the ones shown are empty;
+- the column heights, the number of holes (empty cells with a filled cell above them) and the \
+tallest column;
+- every legal placement of the piece in play, already simulated: one line per candidate with its \
+two-letter ID, the column x and rotation it is dropped with, the lines it clears, the points \
+from clearing (clear) and from the hard drop (drop), and the board it leaves behind: maxH \
+(tallest column), holes, bump (sum of height differences between neighbouring columns), wells, \
+and topOut (yes means the game ends).
+
+The candidates are listed in random order and their IDs are random letters: neither carries any \
+meaning. Judge each one by its numbers.
+
+Play for a long game and a high score: keep the stack low, flat and free of holes, and clear \
+lines; clearing several lines at once is worth far more than clearing them one at a time. Never \
+pick a candidate with topOut=yes if another exists. Set "hold" to true to put the piece in play \
+into the hold slot instead of placing it (only possible when canHold=true; the candidate is then \
+not played). Set "risk" to your probability, from 0 to 1, that the game ends within the next \
+ten pieces.
+
+Answer with one JSON object and nothing else, no explanation and no code fence:
+{"candidate": "<ID>", "hold": false, "risk": 0.1}"""
+
+REPLY_INSTRUCTION = 'Reply with JSON only: {"candidate":"<ID>","hold":false,"risk":0.1}'
+
+SCHEMA_NAME = "tetris_move"
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_MAX_IDS = len(_LETTERS) ** 2
+_ID_SALT = b"arcade-gym/llm-candidate-ids/1\x00"
+_MASK64 = (1 << 64) - 1
+
+
+# --------------------------------------------------------------------------------------------
+# Candidate ids
+# --------------------------------------------------------------------------------------------
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    """One step of SplitMix64: (new state, output). Spelled out so ids never depend on the
+    PRNG of a Python or numpy version."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def candidate_ids(state_hash: str, n: int) -> list[str]:
+    """`n` distinct two-uppercase-letter ids drawn from a PRNG seeded by `state_hash` alone.
+
+    They depend on nothing but the hash and the count, so they cannot encode a candidate's
+    position or quality; a new position (a new hash) gets new ids.
+    """
+    if not 0 <= n <= _MAX_IDS:
+        raise ValueError(f"n must be between 0 and {_MAX_IDS}, got {n}")
+    digest = hashlib.blake2b(_ID_SALT + state_hash.encode("utf-8"), digest_size=8).digest()
+    state = int.from_bytes(digest, "big")
+    ids: list[str] = []
+    seen: set[str] = set()
+    while len(ids) < n:
+        state, value = _splitmix64(state)
+        index = value % _MAX_IDS  # 2**64 % 676 is tiny: the bias is ~1e-17
+        pair = _LETTERS[index // 26] + _LETTERS[index % 26]
+        if pair not in seen:
+            seen.add(pair)
+            ids.append(pair)
+    return ids
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------------------------
+
+
+def _yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _header(q: AgentInput) -> str:
+    hold = q.hold if q.hold is not None else "empty"
+    return (
+        f"Active piece: {q.active.type}   Next: {' '.join(q.next)}   "
+        f"Hold slot: {hold} (canHold={str(q.can_hold).lower()})   "
+        f"Level {q.level}, score {q.score}, lines {q.lines}, pieces {q.pieces}, "
+        f"combo {q.combo}, back-to-back {str(q.back_to_back).lower()}"
+    )
+
+
+def _board(q: AgentInput) -> list[str]:
+    rows = ["".join("." if cell is None else "#" for cell in row) for row in q.grid]
+    height = len(rows)
+    filled = [r for r, row in enumerate(rows) if "#" in row]
+    first = max(0, filled[0] - 1) if filled else height - 1
+    last = height - 1
+    if first == 0:
+        title = f"Current board (all {height} rows shown):"
+    elif first == last:
+        title = f"Current board (row {last} shown; rows above {last} are empty):"
+    else:
+        title = f"Current board (rows {first}-{last} shown; rows above {first} are empty):"
+    width = len(str(last))
+    ruler_width = len(rows[0]) if rows else 0
+    lines = [title]
+    lines += [f"{r:>{width}} {rows[r]}" for r in range(first, last + 1)]
+    lines.append(" " * (width + 1) + "".join(str(c % 10) for c in range(ruler_width)))
+    features = q.features
+    heights = ",".join(str(h) for h in features.heights)
+    lines.append(
+        f"Column heights now: [{heights}]  holes now: {features.holes}  "
+        f"maxH now: {features.max_height}"
+    )
+    return lines
+
+
+def candidate_line(candidate_id: str, c: Candidate) -> str:
+    """One candidate as the model reads it (the seed's format)."""
+    f = c.features
+    return (
+        f"{candidate_id}: x={c.placement.x} rot={c.placement.rotation} | "
+        f"lines={c.lines_cleared} clear=+{c.clear_points} drop=+{c.drop_points} "
+        f"maxH={f.max_height} holes={f.holes} bump={f.bumpiness} wells={f.wells} "
+        f"topOut={_yes_no(c.top_out)}"
+    )
+
+
+def render_question(q: AgentInput, ids: Sequence[str]) -> str:
+    """The user message for question `q`, with `ids[i]` naming `q.candidates[i]`."""
+    if len(ids) != len(q.candidates):
+        raise ValueError(f"{len(ids)} ids for {len(q.candidates)} candidates")
+    lines = [_header(q), "", *_board(q), "", f"Candidates ({len(q.candidates)}):"]
+    lines += [candidate_line(i, c) for i, c in zip(ids, q.candidates, strict=True)]
+    lines += ["", REPLY_INSTRUCTION]
+    return "\n".join(lines)
+
+
+def build_messages(q: AgentInput, ids: Sequence[str]) -> list[dict[str, str]]:
+    """The chat messages for `q`: the fixed system prompt, then the rendered question."""
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": render_question(q, ids)},
+    ]
+
+
+def reply_schema(ids: Sequence[str]) -> dict[str, Any]:
+    """JSON schema of the reply: one of the listed ids, a hold flag, a risk in [0, 1]."""
+    return {
+        "type": "object",
+        "properties": {
+            "candidate": {"type": "string", "enum": sorted(ids)},
+            "hold": {"type": "boolean"},
+            "risk": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+        "required": ["candidate", "hold", "risk"],
+        "additionalProperties": False,
+    }
+
+
+def response_format(ids: Sequence[str]) -> dict[str, Any]:
+    """The chat-completions `response_format` constraining the reply to `reply_schema`."""
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": reply_schema(ids)},
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the reply
+# --------------------------------------------------------------------------------------------
+
+
+class ReplyParseError(ValueError):
+    """A reply that names no listed candidate (malformed, empty, refused, unknown id)."""
+
+
+@dataclass(frozen=True)
+class MoveReply:
+    """A parsed reply; `notes` says what was tolerated or dropped on the way."""
+
+    candidate: str
+    hold: bool = False
+    risk: float | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
+_BARE_ID = re.compile(r"^[\s\"'`*]*([A-Z]{2})[\s\"'`*.!]*$")
+_LEADING_ID = re.compile(r"^\s*([A-Za-z]{2})\b")
+_CANDIDATE_KEYS = ("candidate", "id", "move")
+_LITERALS = {
+    **{word: word for word in ("true", "false", "null")},
+    **{"True": "true", "False": "false", "None": "null"},
+}
+_TRUE_WORDS = {"true", "yes", "y", "1"}
+_FALSE_WORDS = {"false", "no", "n", "0", ""}
+
+
+def _objects(text: str) -> list[str]:
+    """Every top-level balanced `{...}` in `text`, strings inside them respected (a single quote
+    opens a string only where a key or value may start, so prose apostrophes do not)."""
+    found: list[str] = []
+    depth = 0
+    start = 0
+    quote: str | None = None
+    escaped = False
+    previous = ""
+    for i, ch in enumerate(text):
+        if depth and quote is not None:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+            continue
+        if depth and (ch == '"' or (ch == "'" and previous in "{[,:")):
+            quote = ch
+        elif ch == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                found.append(text[start : i + 1])
+        if not ch.isspace():
+            previous = ch
+    return found
+
+
+def _string_end(text: str, start: int) -> int:
+    """Index of the quote closing the string opened at `start` (or the end of `text`)."""
+    quote, escaped = text[start], False
+    for j in range(start + 1, len(text)):
+        if escaped:
+            escaped = False
+        elif text[j] == "\\":
+            escaped = True
+        elif text[j] == quote:
+            return j
+    return len(text)
+
+
+def _relax(text: str) -> str:
+    """Python-ish or sloppy JSON made strict: single-quoted strings, True/False/None, bare keys
+    and bare word values, trailing commas."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "\"'":
+            j = _string_end(text, i)
+            body = text[i + 1 : j]
+            if ch == "'":  # re-quote: unescape \', escape bare "
+                body = body.replace("\\'", "'")
+                body = re.sub(r'(?<!\\)"', '\\"', body)
+            out.append('"' + body + '"')
+            i = j + 1
+            continue
+        if ch.isalpha() or ch == "_":
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            word = text[i:j]
+            k = j
+            while k < n and text[k] in " \t\r\n":
+                k += 1
+            if k < n and text[k] == ":":
+                out.append(json.dumps(word))
+            else:
+                out.append(_LITERALS.get(word, json.dumps(word)))
+            i = j
+            continue
+        if ch == ",":
+            k = i + 1
+            while k < n and text[k] in " \t\r\n":
+                k += 1
+            if k < n and text[k] in "}]":
+                i += 1
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _load_object(text: str) -> dict[str, Any] | None:
+    for attempt in (text, _relax(text)):
+        try:
+            value = json.loads(attempt)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _candidate_texts(text: str) -> list[str]:
+    """Where a JSON object may hide, most likely first: the whole reply, code fences (the last
+    one first: models put their final answer last), then bare objects (likewise)."""
+    texts = [text.strip()]
+    texts += [body.strip() for body in reversed(_FENCE.findall(text))]
+    texts += list(reversed(_objects(text)))
+    return texts
+
+
+def _read_hold(value: Any, notes: list[str]) -> bool:
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int | float) and math.isfinite(value):
+        return value > 0.5
+    if isinstance(value, str) and value.strip().lower() in _TRUE_WORDS | _FALSE_WORDS:
+        return value.strip().lower() in _TRUE_WORDS
+    notes.append(f"hold {value!r:.40} not understood: no hold")
+    return False
+
+
+def _read_risk(value: Any, notes: list[str]) -> float | None:
+    if value is None:
+        return None
+    number: float | None = None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if number is None or not math.isfinite(number) or not 0.0 <= number <= 1.0:
+        notes.append(f"risk {value!r:.40} dropped: not a number in [0, 1]")
+        return None
+    return number
+
+
+def _read_candidate(value: Any, ids: Sequence[str], notes: list[str]) -> str:
+    if not isinstance(value, str):
+        raise ReplyParseError(f"candidate must be a string id, got {value!r:.40}")
+    key = value.strip().upper()
+    if key in ids:
+        return key
+    match = _LEADING_ID.match(value)
+    if match and match.group(1).upper() in ids:
+        notes.append(f"candidate {value!r:.40} read as {match.group(1).upper()}")
+        return match.group(1).upper()
+    raise ReplyParseError(f"unknown candidate id {value!r:.40}")
+
+
+def parse_reply(text: str | None, ids: Sequence[str], *, refusal: str | None = None) -> MoveReply:
+    """Read a model's reply against the listed ids; ReplyParseError when it names none of them.
+
+    Tolerated: JSON inside prose or code fences, single quotes, Python literals, bare keys,
+    trailing commas and text, lower-case ids, a reply that is nothing but an id. Not guessed:
+    an id that is not listed, a refusal, an empty reply, prose without an object.
+    """
+    if refusal:
+        raise ReplyParseError(f"the model refused: {refusal.strip()!r:.120}")
+    if text is None or not text.strip():
+        raise ReplyParseError("empty reply")
+    notes: list[str] = []
+    keyless: dict[str, Any] | None = None
+    for chunk in _candidate_texts(text):
+        obj = _load_object(chunk)
+        if obj is None:
+            continue
+        key = next((k for k in _CANDIDATE_KEYS if k in obj), None)
+        if key is None:
+            keyless = keyless or obj
+            continue
+        if chunk != text.strip():
+            notes.append("JSON object extracted from surrounding text")
+        candidate = _read_candidate(obj[key], ids, notes)
+        hold = _read_hold(obj.get("hold"), notes)
+        risk = _read_risk(obj.get("risk"), notes)
+        return MoveReply(candidate, hold, risk, tuple(notes))
+    bare = _BARE_ID.match(text)
+    if bare and bare.group(1) in ids:
+        return MoveReply(bare.group(1), notes=("reply was a bare id",))
+    if keyless is not None:
+        raise ReplyParseError(f"the JSON reply has no candidate field: {sorted(keyless)!r:.80}")
+    raise ReplyParseError("no JSON object in the reply")
