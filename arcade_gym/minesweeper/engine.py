@@ -29,6 +29,7 @@ from arcade_gym.minesweeper.rules import (
     PLAYING,
     WON,
 )
+from arcade_gym.seeding import splitmix64
 
 # --- the state vector -------------------------------------------------------------------------
 S_ROWS = 0
@@ -49,19 +50,9 @@ ORDER_SALT = np.uint64(0x6D696E6573776565)  # "mineswee": keeps the action order
 
 # --- randomness -------------------------------------------------------------------------------
 @njit(cache=True)
-def _splitmix64(state: np.ndarray) -> np.uint64:
-    """Advance the one-word PRNG in `state[0]` and return the next 64-bit output."""
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def _below(state: np.ndarray, bound: int) -> int:
     """A draw in [0, bound): the next output modulo `bound` (bias < 2**-54 for our boards)."""
-    return int(_splitmix64(state) % np.uint64(bound))
+    return int(splitmix64(state) % np.uint64(bound))
 
 
 @njit(cache=True)
@@ -72,8 +63,8 @@ def action_order(seed: np.uint64, decision: int, n: int) -> np.ndarray:
     """
     state = np.empty(1, np.uint64)
     state[0] = seed ^ ORDER_SALT
-    state[0] = _splitmix64(state) ^ np.uint64(decision)
-    state[0] = _splitmix64(state)
+    state[0] = splitmix64(state) ^ np.uint64(decision)
+    state[0] = splitmix64(state)
     order = np.arange(n)
     for k in range(n - 1, 0, -1):
         j = _below(state, k + 1)

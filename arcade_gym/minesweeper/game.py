@@ -26,7 +26,7 @@ from arcade_gym.minesweeper.rules import (
     action_index,
     action_text,
 )
-from arcade_gym.tetris.game import seed_to_u64
+from arcade_gym.seeding import seed_to_u64
 
 CUSTOM = "custom"
 """The difficulty name of a board built by `from_layout`."""

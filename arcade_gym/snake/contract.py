@@ -20,12 +20,12 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from arcade_gym.seeding import splitmix64_py
 from arcade_gym.snake.rules import DIRECTION_NAMES, GAME, RULES_VERSION, Direction, opposite
 
 Status = Literal["valid", "invalid"]
 
 _WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
-_MASK64 = (1 << 64) - 1
 
 
 class _Wire(BaseModel):
@@ -79,15 +79,6 @@ class SnakeAnswer(_Wire):
     action: Direction
 
 
-def _splitmix64(state: int) -> tuple[int, int]:
-    """One step of splitmix64 on a Python int: (new state, output)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return state, z ^ (z >> 31)
-
-
 def action_order(seed_u64: int, decision: int) -> list[Direction]:
     """The four direction names in the order decision `decision` of game seed `seed_u64` lists
     them: a Fisher-Yates permutation driven by blake2b("snake:<seed>:<decision>")."""
@@ -95,7 +86,7 @@ def action_order(seed_u64: int, decision: int) -> list[Direction]:
     state = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
     names = list(DIRECTION_NAMES)
     for k in range(len(names) - 1, 0, -1):
-        state, draw = _splitmix64(state)
+        state, draw = splitmix64_py(state)
         j = draw % (k + 1)
         names[k], names[j] = names[j], names[k]
     return names

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arcade_gym.seeding import splitmix64
 from arcade_gym.snake.rules import (
     DC,
     DR,
@@ -55,23 +56,13 @@ STATE_LEN = 15
 
 
 @njit(cache=True)
-def _splitmix64(rng: np.ndarray) -> np.uint64:
-    """Advance the one-word PRNG in `rng[0]` and return the next 64-bit output."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def place_food(grid: np.ndarray, st: np.ndarray, rng: np.ndarray) -> None:
     """Put the food on the k-th empty cell (row-major), k uniform over the empty cells."""
     free = grid.shape[0] - st[S_LENGTH]
     if free <= 0:
         st[S_FOOD] = -1
         return
-    k = int(_splitmix64(rng) % np.uint64(free))
+    k = int(splitmix64(rng) % np.uint64(free))
     for cell in range(grid.shape[0]):
         if grid[cell] == EMPTY:
             if k == 0:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arcade_gym.seeding import splitmix64
 from arcade_gym.tetris.rules import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
@@ -113,16 +114,6 @@ X_SPAN = W + 6
 
 # --- sequence ---------------------------------------------------------------------------------
 @njit(cache=True)
-def _splitmix64(state: np.ndarray) -> np.uint64:
-    """Advance the one-word PRNG in `state[0]` and return the next 64-bit output."""
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def fill_seven_bag(seed: np.uint64, seq: np.ndarray) -> None:
     """Fill `seq` with consecutive seven-bags, each a Fisher-Yates permutation of IJLOSTZ."""
     state = np.empty(1, np.uint64)
@@ -133,7 +124,7 @@ def fill_seven_bag(seed: np.uint64, seq: np.ndarray) -> None:
         for k in range(7):
             bag[k] = k
         for k in range(6, 0, -1):
-            j = int(_splitmix64(state) % np.uint64(k + 1))
+            j = int(splitmix64(state) % np.uint64(k + 1))
             tmp = bag[k]
             bag[k] = bag[j]
             bag[j] = tmp
@@ -150,7 +141,7 @@ def shuffled_order(seed: np.uint64, n: int) -> np.ndarray:
     state[0] = seed
     order = np.arange(n)
     for k in range(n - 1, 0, -1):
-        j = int(_splitmix64(state) % np.uint64(k + 1))
+        j = int(splitmix64(state) % np.uint64(k + 1))
         tmp = order[k]
         order[k] = order[j]
         order[j] = tmp

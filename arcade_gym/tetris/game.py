@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
 
+from arcade_gym.seeding import seed_to_u64
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import (
     ActivePiece,
@@ -35,17 +35,6 @@ from arcade_gym.tetris.rules import (
 )
 
 _ID_SALT = np.uint64(0xA24BAED4963EE407)
-
-
-def seed_to_u64(seed: str | int) -> int:
-    """A named seed (`"seed-01"`) hashed to 64 bits; an int is taken as it is (mod 2**64)."""
-    if isinstance(seed, bool) or not isinstance(seed, str | int | np.integer):
-        raise TypeError(
-            f"Tetris seed must be a string such as 'seed-01' or an int, got {type(seed).__name__}"
-        )
-    if isinstance(seed, str):
-        return int.from_bytes(hashlib.blake2b(seed.encode(), digest_size=8).digest(), "big")
-    return int(seed) % 2**64
 
 
 class BlitzOutcome(StrEnum):

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from arcade_gym.seeding import seed_to_u64
 from arcade_gym.snake.contract import SnakeAnswer, SnakeQuestion, action_order, validate
 from arcade_gym.snake.game import SnakeGame
 from arcade_gym.snake.rules import (
@@ -25,7 +26,6 @@ from arcade_gym.snake.rules import (
     RULES_VERSION,
     UP,
 )
-from arcade_gym.tetris.game import seed_to_u64
 
 Cell = tuple[int, int]
 STEP = {UP: (-1, 0), RIGHT: (0, 1), DOWN: (1, 0), LEFT: (0, -1)}
