@@ -18,7 +18,6 @@ Brainfuck program), `cmd:COMMAND` (an external process reading the position on s
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
@@ -432,35 +431,44 @@ def run_arena(
 # --- engines and the command line ---------------------------------------------------------------
 
 
-def make_engine(spec: str, *, timeout_ms: float = DEFAULT_TIMEOUT_MS) -> Any:
-    """An engine from a spec: `policy:NAME` (random, greedy, tactician, perfect), `bf:PATH` or
-    `cmd:COMMAND`. ValueError with the fix for anything else."""
+def make_engine(
+    spec: str,
+    *,
+    timeout_ms: float = DEFAULT_TIMEOUT_MS,
+    models_file: str | None = None,
+    base_url: str | None = None,
+) -> Any:
+    """An engine from a spec: `policy:NAME` (random, greedy, tactician, perfect), `bf:PATH`,
+    `cmd:COMMAND` or `llm:SLUG` (a chat model; one pre-flight call checks it first).
+    ValueError with the fix for anything else."""
     kind, sep, rest = spec.partition(":")
     if not sep or not rest.strip():
         raise ValueError(
-            f"engine spec {spec!r} must be bf:PATH, cmd:COMMAND or policy:NAME "
+            f"engine spec {spec!r} must be bf:PATH, cmd:COMMAND, llm:SLUG or policy:NAME "
             f"(NAME one of {', '.join(PLAYERS)})"
         )
     if kind == "policy":
         return make_player(rest.strip())
+    if kind == "llm":
+        from policies.llm import PreflightError, RegistryError, make_llm_ttt_engine, preflight
+
+        try:
+            engine = make_llm_ttt_engine(rest.strip(), models_file=models_file, base_url=base_url)
+            preflight(engine.spec, engine.client)
+        except (RegistryError, PreflightError, OSError) as error:
+            raise ValueError(f"llm:{rest.strip()}: {error}") from None
+        return engine
     if kind not in ("bf", "cmd"):
-        raise ValueError(f"unknown engine kind {kind!r}: use bf:PATH, cmd:COMMAND or policy:NAME")
-    try:
-        brainfuck = importlib.import_module("policies.brainfuck")
-    except ImportError as exc:
         raise ValueError(
-            f"{kind}: engines need policies.brainfuck, which failed to import: {exc}"
-        ) from exc
-    name = "BrainfuckEngine" if kind == "bf" else "CommandEngine"
-    engine_cls = getattr(brainfuck, name, None)
-    if engine_cls is None:
-        raise ValueError(f"{kind}: policies.brainfuck has no {name} yet")
+            f"unknown engine kind {kind!r}: use bf:PATH, cmd:COMMAND, llm:SLUG or policy:NAME"
+        )
+    if kind == "bf" and not Path(rest).is_file():
+        raise ValueError(f"bf:{rest}: no such Brainfuck file")
+    from policies.brainfuck import BrainfuckEngine, CommandEngine
+
     if kind == "bf":
-        path = Path(rest)
-        if not path.is_file():
-            raise ValueError(f"bf:{rest}: no such Brainfuck file")
-        return engine_cls(path)
-    return engine_cls(rest, timeout_ms=timeout_ms)
+        return BrainfuckEngine(Path(rest))
+    return CommandEngine(rest, timeout_ms=timeout_ms)
 
 
 def ttt_main(args: argparse.Namespace) -> int:
@@ -475,7 +483,12 @@ def ttt_main(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        engine = make_engine(args.engine, timeout_ms=args.timeout_ms)
+        engine = make_engine(
+            args.engine,
+            timeout_ms=args.timeout_ms,
+            models_file=getattr(args, "models_file", None),
+            base_url=getattr(args, "base_url", None),
+        )
     except ValueError as exc:
         print(f"arcade-eval ttt: {exc}", file=sys.stderr)
         return 2

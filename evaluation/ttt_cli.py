@@ -15,7 +15,7 @@ def add_ttt_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",
         required=True,
-        help="bf:PATH, cmd:COMMAND or policy:NAME (random, greedy, tactician, perfect)",
+        help="bf:PATH, cmd:COMMAND, llm:SLUG or policy:NAME (random, greedy, tactician, perfect)",
     )
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"suite seed (default {DEFAULT_SEED})"
@@ -33,6 +33,12 @@ def add_ttt_arguments(parser: argparse.ArgumentParser) -> None:
         help="write report.json and report.txt into D (a new or empty directory)",
     )
     parser.add_argument("--progress", action="store_true", help="print a line per question")
+    parser.add_argument(
+        "--models-file", metavar="PATH", help="model registry for llm:SLUG (default: built-in)"
+    )
+    parser.add_argument(
+        "--base-url", metavar="URL", help="OpenAI-compatible endpoint for llm:SLUG engines"
+    )
 
 
 def cmd_ttt(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from policies.llm.client import ChatClient, ChatReply, FatalModelError, LLMError, ModelCallError
+from policies.llm.lanes import make_llm_narcade_policy, make_llm_ttt_engine
 from policies.llm.registry import (
     ModelSpec,
     RegistryError,
@@ -57,5 +58,7 @@ __all__ = [
     "list_models",
     "load_registry",
     "make_llm_brain",
+    "make_llm_narcade_policy",
+    "make_llm_ttt_engine",
     "preflight",
 ]

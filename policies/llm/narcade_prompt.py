@@ -1,0 +1,331 @@
+"""What a language model sees of a NARCADE question (Snake, Minesweeper, Tetris with primitive
+controls), and how its reply is read back.
+
+NARCADE tests direct action selection from structured state (seed 001): the model gets the game's
+own state and its primitive controls, never a planner, a solver or scored placements. So the
+prompt is a fixed system prompt per game (the rules in brief, the state fields, the controls),
+then the question's state as compact JSON (the contract's wire form, minus bookkeeping fields that
+carry no game information) and the offered actions in the question's order (already shuffled per
+seed and decision by the game). Rendering is a pure function of the question: the same question
+gives a byte-identical prompt.
+
+Models that support it get their reply constrained by a JSON schema whose enum is exactly the
+offered actions; the others get the JSON-only instruction and `parse_action`, which digs the
+object out of prose or code fences, forgives case and separators (`"Rotate-CW"`, `"reveal(3, 4)"`)
+and accepts a bare action name, but refuses (ReplyParseError) anything it cannot map to exactly
+one offered action.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel
+
+# The tolerant JSON digging is the Tetris lane's, shared so both lanes forgive the same things.
+from policies.llm.tetris_prompt import ReplyParseError, _candidate_texts, _load_object
+
+PROMPT_VERSION = "narcade-llm-prompt/1"
+"""Bumped whenever a system prompt or the rendering changes (results are not comparable)."""
+
+NarcadeGame = Literal["snake", "minesweeper", "tetris"]
+GAMES: tuple[NarcadeGame, ...] = get_args(NarcadeGame)
+
+SCHEMA_NAME = "narcade_action"
+
+REPLY_INSTRUCTION = 'Reply with JSON only: {"action":"<one of the actions>"}'
+
+_JSON_ONLY = """\
+Answer with one JSON object and nothing else, no explanation and no code fence:
+{"action": "<one of the offered actions>"}"""
+
+SNAKE_PROMPT = f"""\
+You are playing Snake (NARCADE rules 0.4.0) on a grid of rows x cols cells. Row 0 is the top \
+row and column 0 the left column.
+
+Each turn you get the game state as JSON:
+- snake: the snake's cells, head first, then the body down to the tail;
+- heading: the direction the snake is moving in;
+- food: the cell of the food (null when there is none);
+- length (cells of the snake), score (food eaten), decision (moves answered so far), rows, cols, \
+difficulty, and tickMs (how often the snake moves in realtime play);
+then the actions offered this turn.
+
+The actions are the four absolute directions: up (row - 1), down (row + 1), left (col - 1) and \
+right (col + 1). They are listed in an order that changes every turn and means nothing. The head \
+moves one cell in the direction you choose. Choosing the direction opposite to the heading does \
+not turn back: the snake keeps its heading. Eating the food grows the snake by one cell and \
+scores a point; new food appears on a random empty cell. The tail leaves its cell as the head \
+moves, so moving into the tail's cell is safe. The game ends when the \
+head leaves the grid or runs into the snake's body. In realtime play the snake keeps moving in \
+its heading while you decide.
+
+Eat as much food as possible without dying.
+
+{_JSON_ONLY}"""
+
+MINESWEEPER_PROMPT = f"""\
+You are playing Minesweeper (NARCADE rules 0.4.0). A grid of rows x cols cells hides a number of \
+mines. Row 0 is the top row and column 0 the left column.
+
+Each turn you get the game state as JSON:
+- board: one string per row, one character per cell: # hidden, F flagged (still hidden), or a \
+digit 0-8 for a revealed cell, counting the mines among its eight neighbours;
+- mines (mines on the board), flags (flags placed), revealed (safe cells revealed so far), \
+decision (actions answered so far), rows, cols and difficulty;
+then the actions offered this turn.
+
+The actions are every legal move, listed in a shuffled order that means nothing: "reveal r c" \
+opens the hidden, unflagged cell in row r, column c; "flag r c" puts a flag on a hidden cell or \
+takes it off again. Revealing a mine ends the game. Revealing a 0 also opens its neighbours. \
+Revealing every safe cell wins. The score is the number of safe cells revealed; flags score \
+nothing and only mark cells you believe are mines.
+
+Reveal as many safe cells as possible without hitting a mine.
+
+{_JSON_ONLY}"""
+
+TETRIS_PROMPT = f"""\
+You are playing Tetris with primitive controls (NARCADE rules 0.4.0): a board of 10 columns \
+(0 at the left) and 20 rows (0 at the top), seven-bag pieces (I, J, L, O, S, T, Z), classic \
+scoring.
+
+Each turn you get the game state as JSON:
+- board: 20 strings, one per row from the top, one character per column: # a locked cell, . an \
+empty one (the falling piece is not drawn);
+- piece: the falling piece: its type, x and y (the top-left corner of its bounding box), rotation \
+(0 as spawned, 1 clockwise, 2, 3 counter-clockwise) and cells, the row and column of each of its \
+four cells (rows above the board are negative);
+- next: the next pieces, in order;
+- score, lines (cleared), level, pieces (locked so far), gravityMs (how long the piece takes to \
+fall a row in realtime play), decision (controls answered so far) and difficulty;
+then the actions offered this turn.
+
+The actions are the six controls, listed in an order that changes every turn and means nothing: \
+left and right move the falling piece one column; rotate_cw and rotate_ccw turn it a quarter turn \
+clockwise or counter-clockwise (with wall kicks); soft_drop moves it down one row; hard_drop \
+drops it to the bottom and locks it at once. A control that is blocked does nothing. Gravity \
+pulls the piece down a row at a time (in lockstep play once after every control but a hard drop; \
+in realtime play on the clock, while you decide), and a piece that rests on the stack when \
+gravity acts locks in place. Full rows are cleared: 40, 100, 300 or 1200 points times (level + 1) \
+for one to four rows at once; the level rises every 10 lines. The game ends when the stack \
+reaches the top.
+
+Steer each piece to a spot that keeps the stack low, flat and free of holes, and clear lines.
+
+{_JSON_ONLY}"""
+
+SYSTEM_PROMPTS: dict[NarcadeGame, str] = {
+    "snake": SNAKE_PROMPT,
+    "minesweeper": MINESWEEPER_PROMPT,
+    "tetris": TETRIS_PROMPT,
+}
+
+_BOOKKEEPING = frozenset(
+    {"actions", "game", "rulesVersion", "rules_version", "stateHash", "state_hash"}
+)
+"""Wire fields never shown: the actions get their own line; the rest is meaningless to a model
+(a random-looking hash, version strings) and would only cost tokens."""
+
+_HIDDEN: dict[NarcadeGame, frozenset[str]] = {
+    "snake": _BOOKKEEPING,
+    # `grid` repeats `board` as numbers; NARCADE 0.5.0 sends a single board representation.
+    "minesweeper": _BOOKKEEPING | {"grid"},
+    "tetris": _BOOKKEEPING,
+}
+
+
+def check_game(game: str) -> NarcadeGame:
+    """`game` as a NarcadeGame; ValueError naming the choices otherwise."""
+    for known in GAMES:
+        if game == known:
+            return known
+    raise ValueError(f"unknown NARCADE game {game!r}; choose one of {', '.join(GAMES)}")
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------------------------
+
+
+def _wire(question: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(question, BaseModel):
+        data: Any = question.model_dump(by_alias=True, mode="json")
+    else:
+        data = dict(question)
+    return data
+
+
+def offered_actions(question: BaseModel | Mapping[str, Any]) -> list[str]:
+    """The question's actions in its order; ValueError when there are none or one is not text."""
+    actions = _wire(question).get("actions")
+    if (
+        not isinstance(actions, list)
+        or not actions
+        or not all(isinstance(a, str) and a for a in actions)
+    ):
+        raise ValueError(f"the question offers no actions to choose from: {actions!r:.80}")
+    return list(actions)
+
+
+def state_of(question: BaseModel | Mapping[str, Any], game: NarcadeGame) -> dict[str, Any]:
+    """The state the model sees: the question's wire form without its bookkeeping fields, in
+    the contract's field order."""
+    hidden = _HIDDEN[game]
+    return {key: value for key, value in _wire(question).items() if key not in hidden}
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def render_question(question: BaseModel | Mapping[str, Any], game: NarcadeGame) -> str:
+    """The user message: the state as compact JSON, the offered actions, the reply format."""
+    return "\n".join(
+        [
+            f"State: {_compact(state_of(question, game))}",
+            f"Actions: {_compact(offered_actions(question))}",
+            REPLY_INSTRUCTION,
+        ]
+    )
+
+
+def build_messages(
+    question: BaseModel | Mapping[str, Any], game: NarcadeGame
+) -> list[dict[str, str]]:
+    """The chat messages for `question`: the game's fixed system prompt, then the question."""
+    return [
+        {"role": "system", "content": SYSTEM_PROMPTS[game]},
+        {"role": "user", "content": render_question(question, game)},
+    ]
+
+
+def reply_schema(actions: Sequence[str]) -> dict[str, Any]:
+    """JSON schema of the reply: `{"action": <one of the offered actions>}`, the enum in the
+    question's order."""
+    return {
+        "type": "object",
+        "properties": {"action": {"type": "string", "enum": list(actions)}},
+        "required": ["action"],
+        "additionalProperties": False,
+    }
+
+
+def response_format(actions: Sequence[str]) -> dict[str, Any]:
+    """The chat-completions `response_format` constraining the reply to `reply_schema`."""
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": reply_schema(actions)},
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the reply
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActionReply:
+    """A parsed reply: one of the offered actions; `notes` says what was tolerated."""
+
+    action: str
+    notes: tuple[str, ...] = field(default=())
+
+
+_ACTION_KEYS = ("action", "move", "direction", "control")
+_WORD = re.compile(r"[a-z0-9]+")
+_LABEL = re.compile(r"^\s*(?:final\s+)?(?:answer|action|move|control|direction)\s*[:=-]\s*", re.I)
+
+
+def _canon(text: str) -> str:
+    """Case, punctuation and separators dropped: `"Rotate-CW"` -> `"rotate cw"`,
+    `"reveal(3, 4)"` -> `"reveal 3 4"`."""
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def _lookup(actions: Sequence[str]) -> dict[str, str]:
+    """Canonical spelling -> offered action, for spellings only one action has."""
+    table: dict[str, str] = {}
+    clashes: set[str] = set()
+    for action in actions:
+        key = _canon(action)
+        if key in table and table[key] != action:
+            clashes.add(key)
+        table[key] = action
+    return {key: action for key, action in table.items() if key and key not in clashes}
+
+
+def _match(value: str, actions: Sequence[str], table: Mapping[str, str]) -> str | None:
+    if value in actions:
+        return value
+    if value.strip() in actions:
+        return value.strip()
+    return table.get(_canon(value))
+
+
+def _read_action(
+    value: Any, actions: Sequence[str], table: Mapping[str, str], notes: list[str]
+) -> str:
+    if not isinstance(value, str):
+        raise ReplyParseError(f"action must be a string, got {value!r:.40}")
+    action = _match(value, actions, table)
+    if action is None:
+        raise ReplyParseError(f"unknown action {value!r:.40}; offered: {list(actions)!r:.120}")
+    if action != value.strip():
+        notes.append(f"action {value!r:.40} read as {action!r}")
+    return action
+
+
+def _bare(text: str, actions: Sequence[str], table: Mapping[str, str]) -> ActionReply | None:
+    """The reply, or its last line, when it is nothing but an action (maybe labelled)."""
+    whole = _match(text, actions, table)
+    if whole is not None:
+        return ActionReply(whole, ("reply was a bare action name",))
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1:
+        last = _LABEL.sub("", lines[-1])
+        action = _match(last, actions, table)
+        if action is not None:
+            return ActionReply(action, ("last line was a bare action name",))
+    return None
+
+
+def parse_action(
+    text: str | None, actions: Sequence[str], *, refusal: str | None = None
+) -> ActionReply:
+    """Read a reply against the offered actions; ReplyParseError when it names none of them.
+
+    Tolerated: JSON inside prose or code fences, single quotes and other sloppy JSON, the keys
+    move / direction / control for action, case and separators (`"UP"`, `"rotate-cw"`,
+    `"reveal(3, 4)"`), a reply or a last line that is nothing but an action. Not guessed: an
+    action that is not offered, a refusal, an empty reply, prose that names no action alone.
+    """
+    if refusal:
+        raise ReplyParseError(f"the model refused: {refusal.strip()!r:.120}")
+    if text is None or not text.strip():
+        raise ReplyParseError("empty reply")
+    table = _lookup(actions)
+    notes: list[str] = []
+    keyless: dict[str, Any] | None = None
+    for chunk in _candidate_texts(text):
+        obj = _load_object(chunk)
+        if obj is None:
+            continue
+        key = next((k for k in _ACTION_KEYS if k in obj), None)
+        if key is None:
+            keyless = keyless or obj
+            continue
+        if chunk != text.strip():
+            notes.append("JSON object extracted from surrounding text")
+        action = _read_action(obj[key], actions, table, notes)
+        return ActionReply(action, tuple(notes))
+    bare = _bare(text, actions, table)
+    if bare is not None:
+        return bare
+    if keyless is not None:
+        raise ReplyParseError(f"the JSON reply has no action field: {sorted(keyless)!r:.80}")
+    raise ReplyParseError("no JSON object and no bare action in the reply")
