@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import arcade_gym
+from evaluation import narcade_cli
 from evaluation.bench_registry import BENCH_GAMES
 from evaluation.benchmarks import tetris_cli
 from evaluation.ttt_cli import add_ttt_arguments, cmd_ttt
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     tetris_cli.add_parsers(sub)
+    narcade_cli.add_parsers(sub)
     ttt = sub.add_parser(
         "ttt",
         help="grade a tic-tac-toe engine on the arena suite (Brainfuck, command or policy)",

@@ -1,0 +1,264 @@
+"""The question/answer contract of NARCADE Tetris with primitive controls, and its validator.
+
+A policy receives a `TetrisControlQuestion` (the locked stack as `#`/`.` rows, the falling piece
+and its cells, the preview, score, lines, level) and answers with one of the six controls:
+`{"action": "rotate_cw"}`. Python names are snake_case; the wire form (JSON) is camelCase, as for
+the other games. The controls are listed in an order drawn from a hash of (game, seed, decision)
+(`control_order`), as the Snake and Minesweeper questions do: deterministic, so replays match,
+yet varying, so "always pick the first entry" is not a strategy. `validate` never raises: a
+policy's junk costs it a decision, never the harness its run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import reprlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from arcade_gym.tetris.contract import PieceLetter
+from arcade_gym.tetris.rules import CLASSIC_RULES_VERSION, PIECE_LETTERS
+
+GAME: Literal["tetris"] = "tetris"
+RULES_VERSION = CLASSIC_RULES_VERSION
+"""NARCADE rules version of the primitive-control game (classic scoring)."""
+
+Control = Literal["left", "right", "rotate_cw", "rotate_ccw", "soft_drop", "hard_drop"]
+CONTROLS: tuple[Control, Control, Control, Control, Control, Control] = (
+    "left",
+    "right",
+    "rotate_cw",
+    "rotate_ccw",
+    "soft_drop",
+    "hard_drop",
+)
+"""Control name by engine index (`engine.LEFT` .. `engine.HARD_DROP`)."""
+
+Status = Literal["valid", "invalid"]
+
+_WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+_MASK64 = (1 << 64) - 1
+
+
+class _Wire(BaseModel):
+    """Base for contract models: snake_case in Python, camelCase on the wire."""
+
+    model_config = _WIRE
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-compatible wire form (camelCase keys, nulls kept)."""
+        return self.model_dump(by_alias=True, mode="json")
+
+
+class PieceCell(_Wire):
+    """One cell of the falling piece; row 0 is the top row (negative rows are above the board)."""
+
+    model_config = ConfigDict(**_WIRE, frozen=True)
+
+    row: int
+    col: int
+
+
+class FallingPiece(_Wire):
+    """The piece in play: its type, the top-left `(x, y)` of its bounding box, its rotation
+    (0 spawn, 1 clockwise, 2, 3 counter-clockwise, SRS) and the four cells it covers."""
+
+    type: PieceLetter
+    x: int
+    y: int
+    rotation: int
+    cells: list[PieceCell]
+
+
+class TetrisControlQuestion(_Wire):
+    """What a policy sees at one decision.
+
+    `board` holds 20 rows of 10 characters, `#` a locked cell and `.` an empty one (the falling
+    piece is not drawn: it is `piece`). `pieces` counts the pieces locked so far, so it also
+    numbers the falling piece; realtime play discards an answer whose piece locked meanwhile.
+    """
+
+    game: Literal["tetris"] = GAME
+    rules_version: str = RULES_VERSION
+    difficulty: str
+    decision: int
+    state_hash: str
+    board: list[str]
+    piece: FallingPiece
+    next: list[PieceLetter]
+    score: int
+    lines: int
+    level: int
+    pieces: int
+    gravity_ms: int
+    actions: list[Control]
+
+    def to_json(self) -> str:
+        """Compact camelCase JSON, as sent to out-of-process policies."""
+        return self.model_dump_json(by_alias=True)
+
+
+class TetrisControlAnswer(_Wire):
+    """A policy's answer: one control name."""
+
+    model_config = ConfigDict(**_WIRE, strict=True)
+
+    action: Control
+
+
+def answer_json_schema() -> dict[str, Any]:
+    """JSON schema of the answer's wire form, for adapters and structured-output APIs."""
+    return TetrisControlAnswer.model_json_schema(by_alias=True)
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    """One step of splitmix64 on a Python int: (new state, output)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def control_order(seed_u64: int, decision: int) -> list[Control]:
+    """The six controls in the order decision `decision` of game seed `seed_u64` lists them: a
+    Fisher-Yates permutation driven by blake2b("tetris:<seed>:<decision>")."""
+    key = f"{GAME}:{seed_u64}:{decision}".encode()
+    state = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+    names = list(CONTROLS)
+    for k in range(len(names) - 1, 0, -1):
+        state, draw = _splitmix64(state)
+        j = draw % (k + 1)
+        names[k], names[j] = names[j], names[k]
+    return names
+
+
+def piece_letter(piece_type: int) -> PieceLetter:
+    """The letter of an engine piece type (0..6 -> I J L O S T Z)."""
+    return cast(PieceLetter, PIECE_LETTERS[piece_type])
+
+
+# --------------------------------------------------------------------------------------------
+# The verdict
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The harness's judgement of one answer: the control to play, or why nothing is played."""
+
+    status: Status
+    reason: str | None = None
+    notes: tuple[str, ...] = ()
+    action: Control | None = None
+
+    @property
+    def usable(self) -> bool:
+        """Whether the answer is played."""
+        return self.status == "valid"
+
+    @property
+    def control(self) -> int | None:
+        """The engine index (`engine.LEFT` .. `engine.HARD_DROP`) of a valid answer."""
+        return None if self.action is None else CONTROLS.index(self.action)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record for the event log."""
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "notes": list(self.notes),
+            "action": self.action,
+        }
+
+
+class _RejectError(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_repr = reprlib.Repr()
+_repr.maxstring = 40
+_repr.maxother = 40
+_repr.maxlist = 8
+
+
+def _brief(value: object) -> str:
+    """A short, safe repr for reasons and notes (junk may be huge, deep or unprintable)."""
+    try:
+        return _repr.repr(value)
+    except Exception:  # ints too long to print, or a hostile __repr__
+        return f"<{type(value).__name__}>"
+
+
+def _parse(answer: object) -> object:
+    """The answer as a mapping or a bare control name; JSON text is decoded first."""
+    if isinstance(answer, TetrisControlAnswer):
+        action = getattr(answer, "action", None)  # model_construct() may have left it out
+        return {"action": action}
+    if isinstance(answer, bytes | bytearray | memoryview):
+        try:
+            answer = bytes(answer).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _RejectError("answer is not valid UTF-8 text") from None
+    if isinstance(answer, str):
+        text = answer.strip()
+        if text[:1] in ("{", '"'):
+            try:
+                return json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise _RejectError(f"answer is not valid JSON: {exc!s:.80}") from None
+        return text
+    return answer
+
+
+def _control_name(value: object, notes: list[str]) -> str:
+    """The control named by `value`; case, blanks and `-`/space for `_` are forgiven with a note."""
+    if not isinstance(value, str):
+        raise _RejectError(f"action must be a control name, got {_brief(value)}")
+    if len(value) > 64:
+        raise _RejectError(f"action {_brief(value)} is not a control name")
+    name = "_".join(value.strip().lower().replace("-", " ").split())
+    if name != value and name in CONTROLS:
+        notes.append(f"action {_brief(value)} read as {name!r}")
+    return name
+
+
+def _judge(answer: object, question: TetrisControlQuestion) -> Verdict:
+    notes: list[str] = []
+    obj = _parse(answer)
+    if isinstance(obj, Mapping):
+        if "action" not in obj:
+            raise _RejectError(f"action is missing (keys: {_brief(list(obj)[:8])})")
+        unknown = [key for key in obj if key != "action"]
+        if unknown:
+            notes.append(f"ignored unknown keys: {_brief(unknown[:8])}")
+        name = _control_name(obj["action"], notes)
+    elif isinstance(obj, str):
+        name = _control_name(obj, notes)
+    else:
+        raise _RejectError(
+            f"answer must be a control name or an object with 'action', got {type(obj).__name__}"
+        )
+    if name not in question.actions:
+        raise _RejectError(f"unknown control {_brief(name)}; choose one of {question.actions}")
+    return Verdict("valid", notes=tuple(notes), action=cast(Control, name))
+
+
+def validate(answer: object, question: TetrisControlQuestion) -> Verdict:
+    """Judge `answer` (a TetrisControlAnswer, a dict, JSON text/bytes, or a bare control name
+    such as "left") against `question`. Never raises."""
+    try:
+        return _judge(answer, question)
+    except _RejectError as reject:
+        return Verdict("invalid", reject.reason)
+    except RecursionError:
+        return Verdict("invalid", "answer is nested too deeply to validate")
+    except Exception as exc:  # last line of defence: junk must never crash the harness
+        return Verdict("invalid", f"internal error while validating: {type(exc).__name__}")

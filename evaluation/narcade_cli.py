@@ -1,0 +1,214 @@
+"""`arcade-eval narcade`, `publish` and `export-replays`: the NARCADE track's commands.
+
+Only argparse is imported here; the runner, games and policies load when a command runs, so
+`arcade-eval --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+NARCADE_GAMES = "minesweeper,snake,tetris"
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+    return value
+
+
+def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `arcade-eval narcade` (also `python -m evaluation.narcade_runner`)."""
+    parser.add_argument(
+        "--models",
+        default="random,heuristic",
+        help="comma-separated models: random, heuristic, llm:<model slug>, py:<module>:<factory> "
+        "(default: random,heuristic)",
+    )
+    parser.add_argument(
+        "--games", default=NARCADE_GAMES, help=f"comma-separated games (default: {NARCADE_GAMES})"
+    )
+    parser.add_argument(
+        "--episodes", type=_positive_int, default=3, help="episodes per game (default: 3)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=100, help="first episode seed; then seed+1, ... (default: 100)"
+    )
+    parser.add_argument(
+        "--output-dir",
+        help="where results go (default: runs/narcade-<UTC time>); must be new or empty",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=["realtime", "lockstep"],
+        default="realtime",
+        help="Tetris and Snake: the game advances while the policy thinks (realtime, default) or "
+        "waits for it (lockstep); Minesweeper is always turn-based",
+    )
+    parser.add_argument(
+        "--difficulty",
+        choices=["easy", "medium", "hard"],
+        default="medium",
+        help="board sizes, timing and Tetris start level (default: medium)",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=_positive_float,
+        help="wall-clock cap per Tetris episode (Snake and Minesweeper ignore it)",
+    )
+    parser.add_argument("--max-pieces", type=_positive_int, help="Tetris piece cap (diagnostic)")
+    parser.add_argument(
+        "--max-decisions",
+        type=_positive_int,
+        default=2000,
+        help="policy calls per episode (default: 2000)",
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="also write per-decision JSONL traces <model>-<game>-<seed>.jsonl",
+    )
+    parser.add_argument(
+        "--hardware-label",
+        help="hardware label recorded for publication (default: platform, CPU model and count)",
+    )
+    parser.add_argument(
+        "--timeout-ms",
+        type=_positive_float,
+        default=60_000.0,
+        help="per-call limit; a late answer is a timeout and the game goes on (default: 60000)",
+    )
+    parser.add_argument(
+        "--models-file", metavar="PATH", help="model registry for llm:<slug> models"
+    )
+    parser.add_argument(
+        "--base-url", metavar="URL", help="OpenAI-compatible endpoint for llm:<slug> models"
+    )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the models in this process instead of one process each (debugging; the "
+        "results are the same)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no per-episode lines")
+
+
+def cmd_narcade(args: argparse.Namespace) -> int:
+    """Run the suite and print the mean score table."""
+    from evaluation.narcade_runner import mean_score_table, run_narcade
+
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    output_dir = args.output_dir or f"runs/narcade-{stamp}"
+    code = run_narcade(
+        args.models,
+        args.games,
+        args.episodes,
+        args.seed,
+        output_dir,
+        mode=args.mode,
+        difficulty=args.difficulty,
+        max_seconds=args.max_seconds,
+        max_pieces=args.max_pieces,
+        max_decisions=args.max_decisions,
+        trace=args.trace,
+        hardware_label=args.hardware_label,
+        timeout_ms=args.timeout_ms,
+        isolate=not args.in_process,
+        models_file=args.models_file,
+        base_url=args.base_url,
+        quiet=args.quiet,
+    )
+    if code != 2:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            print(mean_score_table(output_dir))
+        print(f"results in {output_dir}")
+    return code
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    """Build a publication from result files (and compare it with an older one)."""
+    from evaluation.narcade_publish import PublishError, format_comparison, publish
+
+    try:
+        publication = publish(args.results, args.label, args.output, compare_with=args.compare_with)
+    except PublishError as error:
+        print(f"arcade-eval publish: {error}", file=sys.stderr)
+        return 2
+    games = publication["games"]
+    entries = sum(len(g["entries"]) for g in games.values())
+    print(f"wrote {args.output}: {entries} entries over {len(games)} games ({args.label})")
+    if publication.get("comparison") is not None:
+        print(format_comparison(publication["comparison"]))
+    return 0
+
+
+def cmd_export_replays(args: argparse.Namespace) -> int:
+    """Export replay files from matching traces, or say which traces do not replay."""
+    from evaluation.narcade_replays import ReplayError, export_replays
+
+    try:
+        written = export_replays(args.trace_dirs, args.output)
+    except ReplayError as error:
+        print(f"arcade-eval export-replays: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(written)} replays to {args.output}")
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """Register `narcade`, `publish` and `export-replays` on the `arcade-eval` subparsers."""
+    narcade = sub.add_parser(
+        "narcade",
+        help="play models on Minesweeper, Snake and Tetris with primitive controls (NARCADE)",
+        description="Run the NARCADE suite: each model in its own process, seeded episodes, one "
+        "result JSON per model/game plus a manifest in an empty --output-dir. Exit status: 0 "
+        "complete, 1 a model failed (partial results kept), 2 a bad request, 130 interrupted.",
+    )
+    add_narcade_arguments(narcade)
+    narcade.set_defaults(handler=cmd_narcade)
+
+    publish = sub.add_parser(
+        "publish",
+        help="build a NARCADE publication from completed result files",
+        description="Refuses failed runs, duplicate model/game entries and mixed protocols or "
+        "seeds within a game. --compare-with reports paired seed score differences against an "
+        "older publication (same model revisions, hardware, rules and seeds).",
+    )
+    publish.add_argument("results", nargs="+", metavar="RESULT.json", help="result files")
+    publish.add_argument("--label", required=True, help="the publication's label, e.g. 'Run 001'")
+    publish.add_argument(
+        "--output", required=True, metavar="FILE", help="publication JSON to write"
+    )
+    publish.add_argument(
+        "--compare-with", metavar="OLD", help="an earlier publication to compare against"
+    )
+    publish.set_defaults(handler=cmd_publish)
+
+    replays = sub.add_parser(
+        "export-replays",
+        help="re-simulate NARCADE traces and export replay files",
+        description="Re-simulates every trace (<model>-<game>-<seed>.jsonl) next to its result "
+        "file and writes replays; any state, instruction, action-set or final-score mismatch "
+        "rejects the export (exit 1).",
+    )
+    replays.add_argument("trace_dirs", nargs="+", metavar="TRACE_DIR", help="run directories")
+    replays.add_argument("--output", required=True, metavar="DIR", help="where replays go")
+    replays.set_defaults(handler=cmd_export_replays)
