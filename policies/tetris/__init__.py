@@ -1,0 +1,29 @@
+"""Tetris brains for `tetris-bench@3`: a seeded random baseline, the El-Tetris heuristic and a
+beam search that builds back-to-back tetrises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from policies.tetris.heuristic import HeuristicBrain
+from policies.tetris.random_brain import RandomBrain
+from policies.tetris.search import SearchBrain
+
+BRAINS: dict[str, type[RandomBrain] | type[HeuristicBrain] | type[SearchBrain]] = {
+    "random": RandomBrain,
+    "heuristic": HeuristicBrain,
+    "search": SearchBrain,
+}
+"""Brain slug -> class."""
+
+
+def make_brain(slug: str, **kw: Any) -> RandomBrain | HeuristicBrain | SearchBrain:
+    """A brain by slug (`random`, `heuristic`, `search`); keyword arguments go to its class."""
+    try:
+        cls = BRAINS[slug]
+    except KeyError:
+        raise ValueError(f"unknown Tetris brain {slug!r}; choose one of {sorted(BRAINS)}") from None
+    return cls(**kw)
+
+
+__all__ = ["BRAINS", "HeuristicBrain", "RandomBrain", "SearchBrain", "make_brain"]
