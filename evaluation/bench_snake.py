@@ -6,18 +6,15 @@ throughput figure is taken after the kernels are warm.
 
 from __future__ import annotations
 
-import importlib.util
-import platform
 import time
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-import arcade_gym
 from arcade_gym.snake.env import warmup
 from arcade_gym.snake.game import SnakeGame
-from evaluation.bench import _rate, env_memory_bytes
+from evaluation.bench import env_memory_bytes, make_report, masked_random_steps, peer_status, rate
 
 SNAKE_ID = "arcade_gym/Snake-v0"
 
@@ -25,38 +22,11 @@ SNAKE_ID = "arcade_gym/Snake-v0"
 def snake_v0_steps(
     seconds: float, difficulty: str = "easy", seed: int = 0, *, cpu_time: bool = False
 ) -> float:
-    """`gym.make("arcade_gym/Snake-v0")`, uniform random unmasked actions (rejection sampling
-    over the mask: exactly one action, the reversal, is masked), reset at episode end.
-
-    `cpu_time=True` divides by this process's CPU time instead of the wall clock: the figure a
-    quiet machine would show, when other work shares the cores."""
-    env = gym.make(SNAKE_ID, difficulty=difficulty)
-    _, info = env.reset(seed=seed)
-    draws = np.random.default_rng(seed).integers(0, 4, 1 << 16).tolist()
-
-    def run(deadline: float) -> int:
-        nonlocal info
-        steps = k = 0
-        while True:
-            for _ in range(1024):
-                mask = info["action_mask"]
-                a = draws[k & 0xFFFF]
-                k += 1
-                while not mask[a]:
-                    a = draws[k & 0xFFFF]
-                    k += 1
-                _, _, terminated, truncated, info = env.step(a)
-                steps += 1
-                if terminated or truncated:
-                    _, info = env.reset()
-            if time.perf_counter() >= deadline:
-                return steps
-
-    if not cpu_time:
-        return _rate(run, seconds)
-    c0 = time.process_time()
-    done = run(time.perf_counter() + seconds)
-    return done / (time.process_time() - c0)
+    """`gym.make("arcade_gym/Snake-v0")`, uniform random unmasked actions, reset at episode end
+    (`cpu_time=True`: per second of this process's CPU time)."""
+    return masked_random_steps(
+        SNAKE_ID, seconds, seed=seed, cpu_time=cpu_time, difficulty=difficulty
+    )
 
 
 def snake_v0_vector_steps(seconds: float, num_envs: int = 8, seed: int = 0) -> float:
@@ -77,7 +47,7 @@ def snake_v0_vector_steps(seconds: float, num_envs: int = 8, seed: int = 0) -> f
                 steps += num_envs
         return steps
 
-    return _rate(run, seconds)
+    return rate(run, seconds)
 
 
 def questions(seconds: float, seed: int = 0) -> float:
@@ -100,17 +70,7 @@ def questions(seconds: float, seed: int = 0) -> float:
             done += len(games)
         return done
 
-    return _rate(run, seconds)
-
-
-def _peer() -> dict[str, Any]:
-    """Whether a peer Snake env is installed to compare against (Jumanji's `Snake-v1`)."""
-    installed = importlib.util.find_spec("jumanji") is not None
-    return {
-        "name": "jumanji Snake-v1",
-        "installed": installed,
-        "note": "install it to measure it beside ours" if not installed else "not measured yet",
-    }
+    return rate(run, seconds)
 
 
 def bench_snake(seconds: float = 3.0) -> dict[str, Any]:
@@ -124,14 +84,11 @@ def bench_snake(seconds: float = 3.0) -> dict[str, Any]:
         "snake_questions_per_s": questions(seconds),
         "snake_v0_env_bytes": env_memory_bytes(SNAKE_ID),
     }
-    return {
-        "game": "snake",
-        "package_version": arcade_gym.__version__,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "seconds_per_figure": seconds,
-        "compile_or_cache_load_s": compile_s,
-        "results": results,
-        "targets": {"snake_v0_steps_per_s": 150_000},
-        "peer": _peer(),
-    }
+    return make_report(
+        "snake",
+        seconds=seconds,
+        compile_s=compile_s,
+        results=results,
+        targets={"snake_v0_steps_per_s": 150_000},
+        peer=peer_status("jumanji Snake-v1", "jumanji"),
+    )

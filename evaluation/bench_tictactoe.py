@@ -7,27 +7,18 @@ run for the Tactician, which are durations rather than rates.
 
 from __future__ import annotations
 
-import importlib.util
-import platform
 import time
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-import arcade_gym
 from arcade_gym.multiagent import tictactoe_v0
 from arcade_gym.tictactoe.oracle import minimax_table
+from evaluation.bench import format_table, make_report, peer_status, rate
 from evaluation.ttt_suite import build_suite, classify, selfplay_positions
 
 _warm = False
-
-
-def _rate(run: Callable[[float], int], seconds: float) -> float:
-    t0 = time.perf_counter()
-    done = run(t0 + seconds)
-    return done / (time.perf_counter() - t0)
 
 
 def warmup() -> float:
@@ -74,7 +65,7 @@ def aec_steps(seconds: float, size: int = 3, *, wrapped: bool = False, seed: int
             if time.perf_counter() >= deadline:
                 return steps
 
-    return _rate(run, seconds)
+    return rate(run, seconds)
 
 
 def gym_steps(seconds: float, size: int = 3, opponent: str = "random", seed: int = 0) -> float:
@@ -99,7 +90,7 @@ def gym_steps(seconds: float, size: int = 3, opponent: str = "random", seed: int
             if time.perf_counter() >= deadline:
                 return steps
 
-    return _rate(run, seconds)
+    return rate(run, seconds)
 
 
 def oracle_positions(seconds: float, size: int, seed: int = 0) -> float:
@@ -118,17 +109,7 @@ def oracle_positions(seconds: float, size: int, seed: int = 0) -> float:
             done += len(positions)
         return done
 
-    return _rate(run, seconds)
-
-
-def _peer() -> dict[str, Any]:
-    """PettingZoo's own tictactoe_v3 (3x3 only) needs pygame to import."""
-    installed = importlib.util.find_spec("pygame") is not None
-    return {
-        "name": "pettingzoo.classic.tictactoe_v3",
-        "installed": installed,
-        "note": "not measured yet" if installed else "needs pygame (pettingzoo[classic])",
-    }
+    return rate(run, seconds)
 
 
 def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
@@ -150,41 +131,23 @@ def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
     suite = build_suite()
     suite_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    report = run_arena(make_engine("policy:tactician"), suite=suite)
+    run_arena(make_engine("policy:tactician"), suite=suite)
     arena_s = time.perf_counter() - t0
-    return {
-        "game": "tictactoe",
-        "package_version": arcade_gym.__version__,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "seconds_per_figure": seconds,
-        "compile_or_cache_load_s": compile_s,
-        "results": results,
-        "targets": {"aec_3x3_steps_per_s": 100_000},
-        "seconds": {
+    return make_report(
+        "tictactoe",
+        seconds=seconds,
+        compile_s=compile_s,
+        results=results,
+        targets={"aec_3x3_steps_per_s": 100_000},
+        peer=peer_status(
+            "pettingzoo.classic.tictactoe_v3", "pygame", "needs pygame (pettingzoo[classic])"
+        ),
+        durations={
             "suite_build": suite_s,
             "tactician_arena": arena_s,
-            "tactician_arena_moves": report.move_stats.moves,
         },
-        "peer": _peer(),
-    }
-
-
-def format_report(report: dict[str, Any]) -> str:
-    """`evaluation.bench.format_table` plus the durations under `seconds`."""
-    from evaluation.bench import format_table
-
-    lines = [format_table(report)]
-    timings = report.get("seconds", {})
-    if "suite_build" in timings:
-        lines.append(f"  {'suite_build':<32} {timings['suite_build']:>14.2f} s")
-    if "tactician_arena" in timings:
-        lines.append(
-            f"  {'tactician_arena (suite + 24 games)':<32} {timings['tactician_arena']:>14.2f} s"
-            f"  ({timings['tactician_arena_moves']} engine moves)"
-        )
-    return "\n".join(lines)
+    )
 
 
 if __name__ == "__main__":
-    print(format_report(bench_tictactoe(2.0)))
+    print(format_table(bench_tictactoe(2.0)))
