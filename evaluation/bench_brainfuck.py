@@ -29,8 +29,8 @@ CLASSIC_BENCH = (
 instructions, mostly nested loops around a clear loop."""
 
 GENERAL_LOOPS = "-[>-[>-[>+>>[]<<<-]<-]<-]"
-"""Three nested 255-counters whose innermost loop holds a (skipped) inner loop, so nothing folds:
-the dispatch-bound worst case, ~166M counted instructions of short ops."""
+"""Three nested 255-counters whose innermost loop holds a (skipped) inner loop, so no loop folds
+away: the dispatch-bound case, ~166M counted instructions in short straight-line ops."""
 
 FIRST_EMPTY = Path(__file__).resolve().parent.parent / "examples" / "first_empty.bf"
 
