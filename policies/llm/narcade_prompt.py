@@ -204,12 +204,21 @@ def build_messages(
     ]
 
 
+MAX_SCHEMA_ENUM = 250
+"""Above this many actions (hard Minesweeper offers ~870) the schema drops the enum: providers
+cap enum sizes (OpenAI: 250 values past 7,500 characters) and would reject every request. The
+reply is still JSON with an `action` string, and the parser checks it against the offer."""
+
+
 def reply_schema(actions: Sequence[str]) -> dict[str, Any]:
     """JSON schema of the reply: `{"action": <one of the offered actions>}`, the enum in the
-    question's order."""
+    question's order (a plain string when the offer exceeds `MAX_SCHEMA_ENUM`)."""
+    action: dict[str, Any] = {"type": "string"}
+    if len(actions) <= MAX_SCHEMA_ENUM:
+        action["enum"] = list(actions)
     return {
         "type": "object",
-        "properties": {"action": {"type": "string", "enum": list(actions)}},
+        "properties": {"action": action},
         "required": ["action"],
         "additionalProperties": False,
     }

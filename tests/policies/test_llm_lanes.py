@@ -780,3 +780,12 @@ def test_the_factories_read_the_registry_and_override_the_base_url(tmp_path: Pat
         make_llm_narcade_policy("mine", "chess", models_file=models)
     with pytest.raises(RegistryError, match="unknown model 'nope'"):
         make_llm_narcade_policy("nope", "snake", models_file=models)
+
+
+def test_schema_drops_the_enum_when_the_offer_is_too_large_for_providers() -> None:
+    from policies.llm.narcade_prompt import MAX_SCHEMA_ENUM, reply_schema
+
+    small = reply_schema(["up", "down"])
+    assert small["properties"]["action"]["enum"] == ["up", "down"]
+    large = reply_schema([f"reveal {i} 0" for i in range(MAX_SCHEMA_ENUM + 1)])
+    assert large["properties"]["action"] == {"type": "string"}
