@@ -40,13 +40,14 @@ def make_tetris_brain(
         except (RegistryError, PreflightError, OSError) as error:
             raise RunError(f"{slug}: {error}") from None
         return brain
-    from policies.tetris import make_brain
+    from policies.tetris import make_brain, warmup
 
     if slug not in LOCAL_BRAINS:
         raise RunError(
             f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)} or llm:<model slug> "
             "(see arcade-eval models list)"
         )
+    warmup()  # compile (or load) the kernels now, not inside the first timed decision
     return make_brain(slug)
 
 

@@ -26,4 +26,22 @@ def make_brain(slug: str, **kw: Any) -> RandomBrain | HeuristicBrain | SearchBra
     return cls(**kw)
 
 
-__all__ = ["BRAINS", "HeuristicBrain", "RandomBrain", "SearchBrain", "make_brain"]
+def warmup() -> float:
+    """Compile (or load from numba's cache) the brains' kernels; returns the seconds it took.
+
+    A cold compile takes several seconds, which a harness should not charge to the first move.
+    """
+    import time
+
+    from arcade_gym.tetris.game import TetrisGame
+    from arcade_gym.tetris.warmup import warmup as warm_engine
+
+    t0 = time.perf_counter()
+    warm_engine()
+    question = TetrisGame("warmup").question()
+    for cls in BRAINS.values():
+        cls().act(question, None)
+    return time.perf_counter() - t0
+
+
+__all__ = ["BRAINS", "HeuristicBrain", "RandomBrain", "SearchBrain", "make_brain", "warmup"]

@@ -50,10 +50,20 @@ TOP_OUT_SCORE = -1.0e6
 """Score of a placement that tops out: below every legal alternative."""
 
 
-def topout_risk(max_height: int, holes: int) -> float:
-    """P(top-out within ten pieces) from the stack height and holes: a logistic that is ~1% at
-    height 10 on a clean board and 50% at height 16 (four rows from the spawn rows)."""
-    z = 0.8 * (max_height - 16) + 0.15 * holes
+def topout_risk(
+    max_height: int,
+    holes: int,
+    *,
+    slope: float = 0.8,
+    midpoint: float = 16.0,
+    per_hole: float = 0.15,
+) -> float:
+    """P(top-out within ten pieces) as a logistic in the stack height and holes.
+
+    The defaults suit brains that play well (about 2% at height 10 on a clean board, 50% at 16,
+    four rows from the spawn rows); a weaker brain passes the coefficients fitted to its own games.
+    """
+    z = slope * (max_height - midpoint) + per_hole * holes
     return 1.0 / (1.0 + math.exp(-z))
 
 

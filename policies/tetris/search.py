@@ -204,7 +204,7 @@ class SearchBrain(PolicyIdentity):
                 game.combo,
                 game.lines,
                 self.pc_nodes,
-                depth,
+                left,
             )
             if found >= 0 and (endgame or rate >= self.pc_min_rate * game.level):
                 return moves, root_values, int(found)
@@ -231,7 +231,10 @@ class SearchBrain(PolicyIdentity):
         index = {placement: i for i, placement in enumerate(game.legal_placements())}
         scores = [float(root_values[index[(p.x, p.rotation)]]) for p in question.legal]
         if hold:
-            pick = max(range(len(scores)), key=lambda i: scores[i])
+            legal = question.legal
+            pick = max(
+                range(len(scores)), key=lambda i: (scores[i], -legal[i].x, -legal[i].rotation)
+            )
         else:
             x, rotation = int(moves[best, 1]), int(moves[best, 2])
             pick = next(

@@ -8,7 +8,7 @@ import pytest
 from arcade_gym.tetris.contract import AgentInput, validate
 from arcade_gym.tetris.game import TetrisGame
 from policies.base import DecisionContext, Policy
-from policies.tetris import HeuristicBrain, RandomBrain, SearchBrain, make_brain
+from policies.tetris import HeuristicBrain, RandomBrain, SearchBrain, make_brain, warmup
 from policies.tetris.selfplay import play_game
 
 SEEDS = ("seed-01", "seed-07", "brains-a", "brains-b")
@@ -46,6 +46,22 @@ def questions() -> list[AgentInput]:
 
 
 @pytest.fixture(scope="module")
+def messy_questions() -> list[AgentInput]:
+    """Every question of random play up to its top-out: holes, tall stacks, few candidates."""
+    out = []
+    for seed in ("messy-a", "messy-b"):
+        game = TetrisGame(seed)
+        brain = RandomBrain(1)
+        while not game.over:
+            question = game.question()
+            out.append(question)
+            verdict = validate(brain.act(question, CTX), question)
+            assert verdict.placement is not None
+            game.play(verdict.placement.x, verdict.placement.rotation)
+    return out
+
+
+@pytest.fixture(scope="module")
 def brains() -> list[Policy]:
     return [RandomBrain(3), HeuristicBrain(), SearchBrain(beam_width=40, depth=4)]
 
@@ -58,6 +74,42 @@ def test_every_brain_answers_validly_on_real_questions(
             verdict = validate(brain.act(question, CTX), question)
             assert verdict.status == "valid", (brain.slug, verdict.reason)
             assert verdict.risk is not None and 0.0 <= verdict.risk <= 1.0
+
+
+def test_every_brain_answers_validly_on_messy_boards_up_to_the_top_out(
+    brains: list[Policy], messy_questions: list[AgentInput]
+) -> None:
+    for brain in brains:
+        for question in messy_questions:
+            verdict = validate(brain.act(question, CTX), question)
+            assert verdict.status == "valid", (brain.slug, verdict.reason)
+
+
+def test_heuristic_and_search_play_the_same_move_whatever_the_candidate_order(
+    questions: list[AgentInput], messy_questions: list[AgentInput]
+) -> None:
+    for brain in (HeuristicBrain(), SearchBrain(beam_width=40, depth=4)):
+        for question in questions[::3] + messy_questions[::3]:
+            a = validate(brain.act(question, CTX), question)
+            b = validate(brain.act(_reversed(question), CTX), question)
+            assert (a.placement, a.hold) == (b.placement, b.hold), brain.slug
+
+
+def test_every_brain_answers_validly_for_a_piece_gravity_has_moved() -> None:
+    game = TetrisGame("blitz-a")
+    for brain in (RandomBrain(), HeuristicBrain(), SearchBrain(beam_width=40, depth=4)):
+        for _ in range(8):
+            rows, locked = game.fall(2_500.0)
+            if locked:
+                continue
+            question = game.question("Blitz")
+            assert question.active.y > -1 or rows == 0
+            verdict = validate(brain.act(question, DecisionContext()), question)
+            assert verdict.usable and verdict.placement is not None, brain.slug
+            if verdict.hold:
+                game.hold()
+            else:
+                game.play(verdict.placement.x, verdict.placement.rotation)
 
 
 def test_every_brain_gives_the_same_answer_to_the_same_question(
@@ -87,6 +139,7 @@ def test_brain_identities_and_factory() -> None:
         assert brain.identity()["adapterVersion"] == brain.adapter_version
     with pytest.raises(ValueError, match="unknown Tetris brain"):
         make_brain("oracle")
+    assert warmup() >= 0.0
 
 
 # --- random -----------------------------------------------------------------------------------
