@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from arcade_gym.action_answer import RejectError, brief, never_raising
 from arcade_gym.minesweeper.rules import (
     ACTION_KINDS,
     FLAG,
@@ -120,9 +120,6 @@ class Verdict:
 
 _ACTION_RE = re.compile(r"(reveal|flag)[\s(:,]+(\d{1,6})[\s,]+(\d{1,6})\s*\)?")
 _MAX_TEXT = 200
-_repr = reprlib.Repr()
-_repr.maxstring = 40
-_repr.maxother = 40
 
 
 def parse_action(text: str) -> tuple[ActionKind, int, int] | None:
@@ -140,29 +137,15 @@ def parse_action(text: str) -> tuple[ActionKind, int, int] | None:
     return kind, int(match.group(2)), int(match.group(3))
 
 
-class _RejectError(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-def _brief(value: object) -> str:
-    """A short, safe repr for reasons (junk may be huge or unprintable)."""
-    try:
-        return _repr.repr(value)
-    except Exception:
-        return f"<{type(value).__name__}>"
-
-
 def _from_mapping(obj: Mapping[Any, Any], notes: list[str]) -> str:
     if "action" not in obj:
-        raise _RejectError("action is missing (expected {'action': 'reveal 3 4'})")
+        raise RejectError("action is missing (expected {'action': 'reveal 3 4'})")
     unknown = [key for key in obj if key != "action"]
     if unknown:
-        notes.append("ignored unknown keys: " + ", ".join(_brief(k) for k in unknown[:5]))
+        notes.append("ignored unknown keys: " + ", ".join(brief(k) for k in unknown[:5]))
     action = obj["action"]
     if not isinstance(action, str):
-        raise _RejectError(f"action must be a string, got {type(action).__name__}")
+        raise RejectError(f"action must be a string, got {type(action).__name__}")
     return action
 
 
@@ -171,13 +154,13 @@ def _action_text(answer: object, notes: list[str]) -> str:
     if isinstance(answer, MinesweeperAnswer):
         action = getattr(answer, "action", None)  # model_construct() may have left it out
         if not isinstance(action, str):
-            raise _RejectError(f"action must be a string, got {type(action).__name__}")
+            raise RejectError(f"action must be a string, got {type(action).__name__}")
         return action
     if isinstance(answer, bytes | bytearray | memoryview):
         try:
             answer = bytes(answer).decode("utf-8")
         except UnicodeDecodeError:
-            raise _RejectError("answer is not valid UTF-8 text") from None
+            raise RejectError("answer is not valid UTF-8 text") from None
     if isinstance(answer, str):
         text = answer.strip()
         if not text.startswith(("{", '"')):
@@ -185,12 +168,12 @@ def _action_text(answer: object, notes: list[str]) -> str:
         try:
             answer = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            raise _RejectError(f"answer is not valid JSON: {exc!s:.80}") from None
+            raise RejectError(f"answer is not valid JSON: {exc!s:.80}") from None
         if isinstance(answer, str):
             return answer
     if isinstance(answer, Mapping):
         return _from_mapping(answer, notes)
-    raise _RejectError(
+    raise RejectError(
         f"answer must be an action string or {{'action': ...}}, got {type(answer).__name__}"
     )
 
@@ -214,15 +197,15 @@ def _judge(answer: object, question: MinesweeperQuestion) -> Verdict:
         text = _action_text(answer, notes)
         parsed = parse_action(text)
         if parsed is None:
-            raise _RejectError(
-                f"could not read an action from {_brief(text)}; "
+            raise RejectError(
+                f"could not read an action from {brief(text)}; "
                 f"write one of {', '.join(ACTION_KINDS)} then row and column, e.g. 'reveal 3 4'"
             )
         kind, row, col = parsed
         canonical = action_text(kind, row, col)
         if canonical not in set(question.actions):
-            raise _RejectError(_why_illegal(kind, row, col, question))
-    except _RejectError as reject:
+            raise RejectError(_why_illegal(kind, row, col, question))
+    except RejectError as reject:
         return Verdict("invalid", reject.reason, notes=tuple(notes))
     index = action_index(kind, row, col, question.rows, question.cols)
     return Verdict("valid", action=canonical, index=index, notes=tuple(notes))
@@ -231,9 +214,4 @@ def _judge(answer: object, question: MinesweeperQuestion) -> Verdict:
 def validate(answer: object, question: MinesweeperQuestion) -> Verdict:
     """Judge `answer` (a MinesweeperAnswer, a dict, JSON text/bytes, or a bare action string such
     as `"reveal 3 4"`) against `question`. Never raises."""
-    try:
-        return _judge(answer, question)
-    except RecursionError:
-        return Verdict("invalid", "answer is nested too deeply to validate")
-    except Exception as exc:  # last line of defence: junk must never crash the harness
-        return Verdict("invalid", f"internal error while validating: {type(exc).__name__}")
+    return never_raising(lambda: _judge(answer, question), lambda why: Verdict("invalid", why))

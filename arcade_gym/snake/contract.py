@@ -11,15 +11,20 @@ costs that policy a decision, never the harness its run.
 from __future__ import annotations
 
 import hashlib
-import json
-import reprlib
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from arcade_gym.action_answer import (
+    ActionVerdict,
+    RejectError,
+    action_value,
+    brief,
+    decode,
+    never_raising,
+)
 from arcade_gym.seeding import splitmix64_py
 from arcade_gym.snake.rules import DIRECTION_NAMES, GAME, RULES_VERSION, Direction, opposite
 
@@ -98,115 +103,37 @@ def action_order(seed_u64: int, decision: int) -> list[Direction]:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(ActionVerdict):
     """The harness's judgement of one answer: the direction to play, or why nothing is played."""
-
-    status: Status
-    reason: str | None = None
-    notes: tuple[str, ...] = ()
-    action: Direction | None = None
-
-    @property
-    def usable(self) -> bool:
-        """Whether the answer is played."""
-        return self.status == "valid"
 
     @property
     def direction(self) -> int | None:
         """The direction index (`rules.UP` .. `rules.LEFT`) of a valid answer."""
         return None if self.action is None else DIRECTION_NAMES.index(self.action)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready record for the event log."""
-        return {
-            "status": self.status,
-            "reason": self.reason,
-            "notes": list(self.notes),
-            "action": self.action,
-        }
-
-
-class _RejectError(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-_repr = reprlib.Repr()
-_repr.maxstring = 40
-_repr.maxother = 40
-_repr.maxlist = 8
-
-
-def _brief(value: object) -> str:
-    """A short, safe repr for reasons and notes (junk may be huge, deep or unprintable)."""
-    try:
-        return _repr.repr(value)
-    except Exception:  # e.g. ints too long to print, or a hostile __repr__
-        return f"<{type(value).__name__}>"
-
-
-def _parse(answer: object) -> object:
-    """The answer as a mapping or a bare action name; JSON text is decoded first."""
-    if isinstance(answer, SnakeAnswer):
-        return {"action": answer.action}
-    if isinstance(answer, bytes | bytearray | memoryview):
-        try:
-            answer = bytes(answer).decode("utf-8")
-        except UnicodeDecodeError:
-            raise _RejectError("answer is not valid UTF-8 text") from None
-    if isinstance(answer, str):
-        text = answer.strip()
-        if text[:1] in ("{", '"'):
-            try:
-                return json.loads(text)
-            except (ValueError, RecursionError) as exc:
-                raise _RejectError(f"answer is not valid JSON: {exc!s:.80}") from None
-        return text
-    return answer
-
 
 def _action_name(value: object, notes: list[str]) -> str:
     """The action named by `value`; case and surrounding blanks are forgiven with a note."""
     if not isinstance(value, str):
-        raise _RejectError(f"action must be a direction name, got {_brief(value)}")
+        raise RejectError(f"action must be a direction name, got {brief(value)}")
     name = value.strip().lower()
     if name != value and name in DIRECTION_NAMES:
-        notes.append(f"action {_brief(value)} read as {name!r}")
+        notes.append(f"action {brief(value)} read as {name!r}")
     return name
 
 
 def _judge(answer: object, question: SnakeQuestion) -> Verdict:
     notes: list[str] = []
-    obj = _parse(answer)
-    if isinstance(obj, Mapping):
-        if "action" not in obj:
-            raise _RejectError(f"action is missing (keys: {_brief(list(obj)[:8])})")
-        unknown = [key for key in obj if key != "action"]
-        if unknown:
-            notes.append(f"ignored unknown keys: {_brief(unknown[:8])}")
-        name = _action_name(obj["action"], notes)
-    elif isinstance(obj, str):
-        name = _action_name(obj, notes)
-    else:
-        raise _RejectError(
-            f"answer must be an action name or an object with 'action', got {type(obj).__name__}"
-        )
+    raw = action_value(decode(answer, SnakeAnswer), notes, "an action name")
+    name = _action_name(raw, notes)
     if name not in question.actions:
-        raise _RejectError(f"unknown action {_brief(name)}; choose one of {question.actions}")
+        raise RejectError(f"unknown action {brief(name)}; choose one of {question.actions}")
     if DIRECTION_NAMES.index(name) == opposite(DIRECTION_NAMES.index(question.heading)):
         notes.append(f"{name} reverses the heading; the snake keeps going {question.heading}")
-    return Verdict("valid", notes=tuple(notes), action=cast(Direction, name))
+    return Verdict("valid", notes=tuple(notes), action=name)
 
 
 def validate(answer: object, question: SnakeQuestion) -> Verdict:
     """Judge `answer` (a SnakeAnswer, a dict, JSON text/bytes, or a bare action name such as
     "up") against `question`. Never raises; a reversal is valid (it keeps the heading)."""
-    try:
-        return _judge(answer, question)
-    except _RejectError as reject:
-        return Verdict("invalid", reject.reason)
-    except RecursionError:
-        return Verdict("invalid", "answer is nested too deeply to validate")
-    except Exception as exc:  # last line of defence: junk must never crash the harness
-        return Verdict("invalid", f"internal error while validating: {type(exc).__name__}")
+    return never_raising(lambda: _judge(answer, question), lambda why: Verdict("invalid", why))

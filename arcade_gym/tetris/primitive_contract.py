@@ -12,15 +12,20 @@ policy's junk costs it a decision, never the harness its run.
 from __future__ import annotations
 
 import hashlib
-import json
-import reprlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from arcade_gym.action_answer import (
+    ActionVerdict,
+    RejectError,
+    action_value,
+    brief,
+    decode,
+    never_raising,
+)
 from arcade_gym.tetris.contract import PieceLetter
 from arcade_gym.tetris.rules import CLASSIC_RULES_VERSION, PIECE_LETTERS
 
@@ -149,116 +154,37 @@ def piece_letter(piece_type: int) -> PieceLetter:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(ActionVerdict):
     """The harness's judgement of one answer: the control to play, or why nothing is played."""
-
-    status: Status
-    reason: str | None = None
-    notes: tuple[str, ...] = ()
-    action: Control | None = None
-
-    @property
-    def usable(self) -> bool:
-        """Whether the answer is played."""
-        return self.status == "valid"
 
     @property
     def control(self) -> int | None:
         """The engine index (`engine.LEFT` .. `engine.HARD_DROP`) of a valid answer."""
         return None if self.action is None else CONTROLS.index(self.action)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready record for the event log."""
-        return {
-            "status": self.status,
-            "reason": self.reason,
-            "notes": list(self.notes),
-            "action": self.action,
-        }
-
-
-class _RejectError(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-_repr = reprlib.Repr()
-_repr.maxstring = 40
-_repr.maxother = 40
-_repr.maxlist = 8
-
-
-def _brief(value: object) -> str:
-    """A short, safe repr for reasons and notes (junk may be huge, deep or unprintable)."""
-    try:
-        return _repr.repr(value)
-    except Exception:  # ints too long to print, or a hostile __repr__
-        return f"<{type(value).__name__}>"
-
-
-def _parse(answer: object) -> object:
-    """The answer as a mapping or a bare control name; JSON text is decoded first."""
-    if isinstance(answer, TetrisControlAnswer):
-        action = getattr(answer, "action", None)  # model_construct() may have left it out
-        return {"action": action}
-    if isinstance(answer, bytes | bytearray | memoryview):
-        try:
-            answer = bytes(answer).decode("utf-8")
-        except UnicodeDecodeError:
-            raise _RejectError("answer is not valid UTF-8 text") from None
-    if isinstance(answer, str):
-        text = answer.strip()
-        if text[:1] in ("{", '"'):
-            try:
-                return json.loads(text)
-            except (ValueError, RecursionError) as exc:
-                raise _RejectError(f"answer is not valid JSON: {exc!s:.80}") from None
-        return text
-    return answer
-
 
 def _control_name(value: object, notes: list[str]) -> str:
     """The control named by `value`; case, blanks and `-`/space for `_` are forgiven with a note."""
     if not isinstance(value, str):
-        raise _RejectError(f"action must be a control name, got {_brief(value)}")
+        raise RejectError(f"action must be a control name, got {brief(value)}")
     if len(value) > 64:
-        raise _RejectError(f"action {_brief(value)} is not a control name")
+        raise RejectError(f"action {brief(value)} is not a control name")
     name = "_".join(value.strip().lower().replace("-", " ").split())
     if name != value and name in CONTROLS:
-        notes.append(f"action {_brief(value)} read as {name!r}")
+        notes.append(f"action {brief(value)} read as {name!r}")
     return name
 
 
 def _judge(answer: object, question: TetrisControlQuestion) -> Verdict:
     notes: list[str] = []
-    obj = _parse(answer)
-    if isinstance(obj, Mapping):
-        if "action" not in obj:
-            raise _RejectError(f"action is missing (keys: {_brief(list(obj)[:8])})")
-        unknown = [key for key in obj if key != "action"]
-        if unknown:
-            notes.append(f"ignored unknown keys: {_brief(unknown[:8])}")
-        name = _control_name(obj["action"], notes)
-    elif isinstance(obj, str):
-        name = _control_name(obj, notes)
-    else:
-        raise _RejectError(
-            f"answer must be a control name or an object with 'action', got {type(obj).__name__}"
-        )
+    raw = action_value(decode(answer, TetrisControlAnswer), notes, "a control name")
+    name = _control_name(raw, notes)
     if name not in question.actions:
-        raise _RejectError(f"unknown control {_brief(name)}; choose one of {question.actions}")
-    return Verdict("valid", notes=tuple(notes), action=cast(Control, name))
+        raise RejectError(f"unknown control {brief(name)}; choose one of {question.actions}")
+    return Verdict("valid", notes=tuple(notes), action=name)
 
 
 def validate(answer: object, question: TetrisControlQuestion) -> Verdict:
     """Judge `answer` (a TetrisControlAnswer, a dict, JSON text/bytes, or a bare control name
     such as "left") against `question`. Never raises."""
-    try:
-        return _judge(answer, question)
-    except _RejectError as reject:
-        return Verdict("invalid", reject.reason)
-    except RecursionError:
-        return Verdict("invalid", "answer is nested too deeply to validate")
-    except Exception as exc:  # last line of defence: junk must never crash the harness
-        return Verdict("invalid", f"internal error while validating: {type(exc).__name__}")
+    return never_raising(lambda: _judge(answer, question), lambda why: Verdict("invalid", why))
