@@ -341,7 +341,7 @@ def board_features(board: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _lock_and_clear_masks(rows: np.ndarray, t: int, x: int, y: int, r: int) -> tuple:
+def lock_and_clear_masks(rows: np.ndarray, t: int, x: int, y: int, r: int) -> tuple:
     """Lock a piece into row masks and clear full rows. Returns `(lines, locked above row 0)`."""
     above = False
     for i in range(4):
@@ -541,7 +541,7 @@ def simulate_lock(
     Scores exactly as `lock_active` will when the placement is played.
     """
     scratch[:] = rows
-    lines, above = _lock_and_clear_masks(scratch, t, x, y_land, r)
+    lines, above = lock_and_clear_masks(scratch, t, x, y_land, r)
     perfect = lines > 0 and not scratch.any()
     points, _, _ = clear_score(
         st[S_SCORING], lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arcade_gym.tetris.engine import clear_score
+from arcade_gym.tetris.engine import clear_score, lock_and_clear_masks
 from arcade_gym.tetris.rules import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
@@ -127,27 +127,6 @@ def landing_y(h: np.ndarray, t: int, r: int, x: int) -> int:
         if cand < y:
             y = cand
     return y
-
-
-@njit(cache=True)
-def lock_clear(rows: np.ndarray, t: int, x: int, y: int, r: int) -> tuple[int, bool]:
-    """Lock a piece into row masks and remove full rows. Returns `(lines, locked above row 0)`."""
-    above = False
-    for i in range(4):
-        cy = y + SHAPES[t, r, i, 1]
-        if cy < 0:
-            above = True
-        else:
-            rows[cy] |= 1 << (x + SHAPES[t, r, i, 0])
-    write = H - 1
-    for read in range(H - 1, -1, -1):
-        if rows[read] != FULL:
-            rows[write] = rows[read]
-            write -= 1
-    lines = write + 1
-    for row in range(write, -1, -1):
-        rows[row] = 0
-    return lines, above
 
 
 @njit(cache=True)
@@ -452,7 +431,7 @@ def root_layer(
             new_hold = queue[0]
             qi = 1 if hold != EMPTY else 2
         scratch[:] = rows
-        lines, above = lock_clear(scratch, t, x, y, r)
+        lines, above = lock_and_clear_masks(scratch, t, x, y, r)
         if above or (qi < n_queue and spawn_blocked(scratch, queue[qi])):
             root_values[k] = DEAD
             keys[k] = np.uint64(k)
@@ -472,7 +451,7 @@ def root_layer(
             new_hold = queue[0]
             qi = 1 if hold != EMPTY else 2
         o_rows[j, :] = rows
-        lines, _ = lock_clear(o_rows[j], t, x, y, r)
+        lines, _ = lock_and_clear_masks(o_rows[j], t, x, y, r)
         empty = lines > 0 and _max_height(o_rows[j]) == 0
         o_state[j, 0] = new_hold
         o_state[j, 1] = qi
@@ -541,7 +520,7 @@ def expand_layer(
             m = drop_placements(h, t, xs, rs, ys)
             for j in range(m):
                 scratch[:] = b_rows[b]
-                lines, above = lock_clear(scratch, t, xs[j], ys[j], rs[j])
+                lines, above = lock_and_clear_masks(scratch, t, xs[j], ys[j], rs[j])
                 if above:
                     continue
                 if nqi < n_queue:
@@ -581,7 +560,7 @@ def expand_layer(
         else:
             new_hold, nqi = queue[qi], qi + 2
         max_h = _max_height(b_rows[b])
-        lines, _ = lock_clear(o_rows[j], t, c_move[i, 1], c_move[i, 3], c_move[i, 2])
+        lines, _ = lock_and_clear_masks(o_rows[j], t, c_move[i, 1], c_move[i, 3], c_move[i, 2])
         empty = lines > 0 and _max_height(o_rows[j]) == 0
         o_acc[j] += move_reward(lines, b2b, max_h, empty, wt)
         o_state[j, 0] = new_hold
@@ -734,7 +713,7 @@ def find_perfect_clear(
                 new_hold, nqi = queue[qi_d], qi_d + 2
             child = f_rows[d + 1]
             child[:] = f_rows[d]
-            cleared, above = lock_clear(child, t, x, y, r)
+            cleared, above = lock_and_clear_masks(child, t, x, y, r)
             if above:
                 continue
             total_lines = f_state[d, 2] + cleared
