@@ -97,6 +97,10 @@ def _board_rows(game: TetrisGame) -> np.ndarray:
     return rows
 
 
+HOLE_DISCIPLINE = 1_000.0
+"""Penalty that puts every hole-adding placement below every hole-free one."""
+
+
 class HeuristicBrain(PolicyIdentity):
     """Greedy El-Tetris evaluation of each candidate; holds when the held (or next) piece's best
     placement beats the active piece's by `hold_margin`."""
@@ -138,6 +142,12 @@ class HeuristicBrain(PolicyIdentity):
         values = feats[:, :7] @ self.weights
         dead = (feats[:, 7] > 0) | (cinfo[:, E.C_TOP_OUT] > 0)
         values[dead] = TOP_OUT_SCORE
+        # Hole discipline: when some placement adds no hole, every one that adds a hole ranks
+        # below all of them (the probe's rule; El-Tetris alone sometimes trades a hole away).
+        holes_now = game.features()[E.F_HOLES]
+        adds_hole = game.candidate_features()[:, E.F_HOLES] > holes_now
+        if (~adds_hole & ~dead).any():
+            values[adds_hole & ~dead] -= HOLE_DISCIPLINE
         return values
 
     def act(self, question: AgentInput, ctx: DecisionContext | None = None) -> AgentAnswer:

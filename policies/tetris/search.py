@@ -167,8 +167,21 @@ class SearchBrain(PolicyIdentity):
         self, game: TetrisGame, ctx: DecisionContext | None = None
     ) -> tuple[np.ndarray, np.ndarray, int]:
         """Search from `game`. Returns the root moves (piece, x, rotation, landing row, uses
-        hold), their one-ply values, and the index of the move the best line starts with."""
-        moves = _root_moves(game)
+        hold), their one-ply values, and the index of the move the best line starts with.
+
+        Moves that add a hole are not searched when some move adds none (hole discipline: the
+        probe's rule, and rarely worth breaking with a five-piece preview).
+        """
+        all_moves = _root_moves(game)
+        keep = hole_free_moves(game.board, all_moves)
+        moves, root_values, best = self._plan(game, np.ascontiguousarray(all_moves[keep]), ctx)
+        all_values = np.full(len(all_moves), K.DEAD, np.float64)
+        all_values[keep] = root_values
+        return all_moves, all_values, int(np.flatnonzero(keep)[best]) if len(moves) else 0
+
+    def _plan(
+        self, game: TetrisGame, moves: np.ndarray, ctx: DecisionContext | None
+    ) -> tuple[np.ndarray, np.ndarray, int]:
         queue = np.array([game.active[0], *game.next_pieces], np.int64)
         hold = EMPTY_HOLD if game.hold_piece is None else game.hold_piece
         rows = np.empty(E.H, np.int64)
@@ -267,6 +280,23 @@ def _out_of_time(ctx: DecisionContext | None) -> bool:
         return False
     remaining = ctx.remaining_ms()
     return remaining is not None and remaining < STOP_MARGIN_MS
+
+
+def hole_free_moves(board: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Mask of the moves to search: those adding no hole (and locking below the top) when there
+    is one, else every move."""
+    rows = np.empty(E.H, np.int64)
+    E.row_masks(board, rows)
+    features = np.empty(E.FEATURES_LEN, np.int64)
+    E.mask_features(rows, features)
+    holes_now = features[E.F_HOLES]
+    clean = np.zeros(len(moves), bool)
+    for i, (piece, x, rotation, y_land, _) in enumerate(moves):
+        scratch = rows.copy()
+        _, above = E.lock_and_clear_masks(scratch, piece, x, y_land, rotation)
+        E.mask_features(scratch, features)
+        clean[i] = not above and features[E.F_HOLES] <= holes_now
+    return clean if clean.any() else np.ones(len(moves), bool)
 
 
 def _root_moves(game: TetrisGame) -> np.ndarray:
