@@ -372,11 +372,12 @@ def _cells(r: Row) -> list[str]:
 def _footnotes(lb: Leaderboard) -> list[str]:
     elo = []
     for r in lb.rows:
-        interval = (
-            f"[{r.elo_interval[0]:.0f}, {r.elo_interval[1]:.0f}]"
-            if r.elo_interval is not None
-            else "(interval withheld: separated record)"
-        )
+        if r.elo_interval is not None:
+            interval = f"[{r.elo_interval[0]:.0f}, {r.elo_interval[1]:.0f}]"
+        elif len(lb.rows) == 1:
+            interval = "(no other brain to compare with)"
+        else:
+            interval = "(interval withheld: separated record)"
         elo.append(f"{r.slug} {r.elo:.0f} {interval}")
     calib = [
         f"{r.slug} {r.brier:.3f} ({r.risk_reports} reports)"

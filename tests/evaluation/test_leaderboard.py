@@ -316,3 +316,19 @@ def test_merge_refuses_quick_runs_and_foreign_files(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a leaderboard index"):
         merge_index(bogus, iq_run("heur", STRONG))
     assert load_index(tmp_path / "missing.json") == []
+
+
+def test_a_lone_brain_has_no_comparison_rather_than_a_separated_record() -> None:
+    from evaluation.leaderboard import to_text
+
+    results = [
+        GameResult(
+            ruleset="tetris-bench@3", seed=f"seed-{i:02d}", mode="IQ",
+            brain={"slug": "solo", "name": "Solo", "description": "", "kind": "heuristic",
+                   "adapterVersion": "1"},
+            end_reason="piece cap", score=1000 + i, lines=10, pieces=500, ticks=500, level=2,
+        )
+        for i in range(1, 4)
+    ]  # fmt: skip
+    text = to_text(build_leaderboard(results))
+    assert "no other brain to compare with" in text and "separated record" not in text
