@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pydantic import ConfigDict
 
 from arcade_gym.action_answer import RejectError, brief, never_raising
 from arcade_gym.minesweeper.rules import (
@@ -31,23 +30,12 @@ from arcade_gym.minesweeper.rules import (
     action_index,
     action_text,
 )
+from arcade_gym.wire import WIRE, WireModel
 
 Status = Literal["valid", "invalid"]
 
-_WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
-
-class _Wire(BaseModel):
-    """Base for contract models: snake_case in Python, camelCase on the wire."""
-
-    model_config = _WIRE
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-compatible wire form (camelCase keys)."""
-        return self.model_dump(by_alias=True, mode="json")
-
-
-class MinesweeperQuestion(_Wire):
+class MinesweeperQuestion(WireModel):
     """What a policy sees at one decision.
 
     `board` rows use `#` hidden, `F` flagged, `0`-`8` revealed; `grid` holds the same board as
@@ -75,10 +63,10 @@ class MinesweeperQuestion(_Wire):
         return self.model_dump_json(by_alias=True)
 
 
-class MinesweeperAnswer(_Wire):
+class MinesweeperAnswer(WireModel):
     """One action, spelled as listed in the question (`"reveal 3 4"` or `"flag 3 4"`)."""
 
-    model_config = ConfigDict(**_WIRE, strict=True)
+    model_config = ConfigDict(**WIRE, strict=True)
 
     action: str
 

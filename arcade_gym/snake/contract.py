@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pydantic import ConfigDict
 
 from arcade_gym.action_answer import (
     ActionVerdict,
@@ -27,32 +26,21 @@ from arcade_gym.action_answer import (
 )
 from arcade_gym.seeding import splitmix64_py
 from arcade_gym.snake.rules import DIRECTION_NAMES, GAME, RULES_VERSION, Direction, opposite
+from arcade_gym.wire import WIRE, WireModel
 
 Status = Literal["valid", "invalid"]
 
-_WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
-
-class _Wire(BaseModel):
-    """Base for contract models: snake_case in Python, camelCase on the wire."""
-
-    model_config = _WIRE
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-compatible wire form (camelCase keys, nulls kept)."""
-        return self.model_dump(by_alias=True, mode="json")
-
-
-class Cell(_Wire):
+class Cell(WireModel):
     """A board cell; row 0 is the top row, col 0 the left column."""
 
-    model_config = ConfigDict(**_WIRE, frozen=True)
+    model_config = ConfigDict(**WIRE, frozen=True)
 
     row: int
     col: int
 
 
-class SnakeQuestion(_Wire):
+class SnakeQuestion(WireModel):
     """What a policy sees at one decision: the board, the snake head first, the food, and the
     four action names in this decision's presentation order."""
 
@@ -76,10 +64,10 @@ class SnakeQuestion(_Wire):
         return self.model_dump_json(by_alias=True)
 
 
-class SnakeAnswer(_Wire):
+class SnakeAnswer(WireModel):
     """A policy's answer: one direction name."""
 
-    model_config = ConfigDict(**_WIRE, strict=True)
+    model_config = ConfigDict(**WIRE, strict=True)
 
     action: Direction
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import ConfigDict, Field
+
+from arcade_gym.wire import WIRE, WireModel
 
 PieceLetter = Literal["I", "J", "L", "O", "S", "T", "Z"]
 Cell = PieceLetter | None
@@ -32,34 +33,22 @@ SUM_TOLERANCE = 0.001
 HOLD_THRESHOLD = 0.5
 """A numeric `noul.hold` requests a hold when strictly above this."""
 
-_WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
-
-
-class _Wire(BaseModel):
-    """Base for contract models: snake_case in Python, camelCase on the wire."""
-
-    model_config = _WIRE
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-compatible wire form (camelCase keys, nulls kept)."""
-        return self.model_dump(by_alias=True, mode="json")
-
 
 # --------------------------------------------------------------------------------------------
 # The question
 # --------------------------------------------------------------------------------------------
 
 
-class Placement(_Wire):
+class Placement(WireModel):
     """A column and rotation to hard-drop the piece in play from; hashable so it keys dicts."""
 
-    model_config = ConfigDict(**_WIRE, frozen=True)
+    model_config = ConfigDict(**WIRE, frozen=True)
 
     x: int
     rotation: int
 
 
-class ActivePiece(_Wire):
+class ActivePiece(WireModel):
     """The piece in play: type, top-left of its bounding box, and SRS rotation (0 = spawn)."""
 
     type: PieceLetter
@@ -68,7 +57,7 @@ class ActivePiece(_Wire):
     rotation: int
 
 
-class BoardFeatures(_Wire):
+class BoardFeatures(WireModel):
     """The board summary the local heuristics use (definitions in shared/RULES.md)."""
 
     heights: list[int]
@@ -81,7 +70,7 @@ class BoardFeatures(_Wire):
     col_transitions: int
 
 
-class Candidate(_Wire):
+class Candidate(WireModel):
     """One legal placement simulated one step ahead: the locked board and what it scored."""
 
     id: str
@@ -95,7 +84,7 @@ class Candidate(_Wire):
     grid: list[list[Cell]]
 
 
-class AgentInput(_Wire):
+class AgentInput(WireModel):
     """The question asked each tick: state, preview, hold slot and every legal placement."""
 
     ruleset: str
@@ -126,11 +115,11 @@ class AgentInput(_Wire):
 # The answer
 # --------------------------------------------------------------------------------------------
 
-_STRICT_WIRE = ConfigDict(**_WIRE, strict=True)
+_STRICT_WIRE = ConfigDict(**WIRE, strict=True)
 _Probability = Field(ge=0, le=1, allow_inf_nan=False)
 
 
-class ChoiceEntry(_Wire):
+class ChoiceEntry(WireModel):
     """One listed placement with the probability the brain gives it."""
 
     model_config = _STRICT_WIRE
@@ -140,7 +129,7 @@ class ChoiceEntry(_Wire):
     p: float = _Probability
 
 
-class Noul(_Wire):
+class Noul(WireModel):
     """Optional hold request: a boolean, or a number that requests a hold when above 0.5."""
 
     model_config = _STRICT_WIRE
@@ -148,7 +137,7 @@ class Noul(_Wire):
     hold: bool | float = Field(allow_inf_nan=False)
 
 
-class ScoreField(_Wire):
+class ScoreField(WireModel):
     """Optional risk estimate: P(top-out within the next ten pieces), scored for calibration."""
 
     model_config = _STRICT_WIRE
@@ -156,7 +145,7 @@ class ScoreField(_Wire):
     risk: float = _Probability
 
 
-class AgentAnswer(_Wire):
+class AgentAnswer(WireModel):
     """A brain's answer: a probability over listed placements plus optional extras."""
 
     model_config = _STRICT_WIRE

@@ -15,8 +15,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pydantic import ConfigDict
 
 from arcade_gym.action_answer import (
     ActionVerdict,
@@ -28,6 +27,7 @@ from arcade_gym.action_answer import (
 )
 from arcade_gym.tetris.contract import PieceLetter
 from arcade_gym.tetris.rules import CLASSIC_RULES_VERSION, PIECE_LETTERS
+from arcade_gym.wire import WIRE, WireModel
 
 GAME: Literal["tetris"] = "tetris"
 RULES_VERSION = CLASSIC_RULES_VERSION
@@ -46,30 +46,19 @@ CONTROLS: tuple[Control, Control, Control, Control, Control, Control] = (
 
 Status = Literal["valid", "invalid"]
 
-_WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 _MASK64 = (1 << 64) - 1
 
 
-class _Wire(BaseModel):
-    """Base for contract models: snake_case in Python, camelCase on the wire."""
-
-    model_config = _WIRE
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-compatible wire form (camelCase keys, nulls kept)."""
-        return self.model_dump(by_alias=True, mode="json")
-
-
-class PieceCell(_Wire):
+class PieceCell(WireModel):
     """One cell of the falling piece; row 0 is the top row (negative rows are above the board)."""
 
-    model_config = ConfigDict(**_WIRE, frozen=True)
+    model_config = ConfigDict(**WIRE, frozen=True)
 
     row: int
     col: int
 
 
-class FallingPiece(_Wire):
+class FallingPiece(WireModel):
     """The piece in play: its type, the top-left `(x, y)` of its bounding box, its rotation
     (0 spawn, 1 clockwise, 2, 3 counter-clockwise, SRS) and the four cells it covers."""
 
@@ -80,7 +69,7 @@ class FallingPiece(_Wire):
     cells: list[PieceCell]
 
 
-class TetrisControlQuestion(_Wire):
+class TetrisControlQuestion(WireModel):
     """What a policy sees at one decision.
 
     `board` holds 20 rows of 10 characters, `#` a locked cell and `.` an empty one (the falling
@@ -108,10 +97,10 @@ class TetrisControlQuestion(_Wire):
         return self.model_dump_json(by_alias=True)
 
 
-class TetrisControlAnswer(_Wire):
+class TetrisControlAnswer(WireModel):
     """A policy's answer: one control name."""
 
-    model_config = ConfigDict(**_WIRE, strict=True)
+    model_config = ConfigDict(**WIRE, strict=True)
 
     action: Control
 

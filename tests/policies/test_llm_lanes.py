@@ -6,14 +6,11 @@ from __future__ import annotations
 import json
 import math
 import re
-import select
-import socket
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +57,7 @@ from policies.llm.ttt_brain import LLMTicTacToeEngine, parse_move_reply
 from policies.llm.ttt_brain import build_messages as ttt_messages
 from policies.minesweeper import HeuristicMinesweeper
 from policies.snake import make_policy as make_snake_policy
+from tests.policies.chat_server import ChatHandler, ChatServer, serving
 
 tetris_contract = pytest.importorskip("arcade_gym.tetris.primitive_contract")
 tetris_game = pytest.importorskip("arcade_gym.tetris.primitive_game")
@@ -350,45 +348,19 @@ def offered(prompt: str) -> list[str] | None:
     return None if match is None else json.loads(match.group(1))
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
+class Handler(ChatHandler):
     server: LocalServer
 
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _client_left_within(self, seconds: float) -> bool:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            ready, _, _ = select.select([self.connection], [], [], 0.02)
-            if ready:
-                try:
-                    peek = self.connection.recv(1, socket.MSG_PEEK)
-                except OSError:
-                    peek = b""
-                if not peek:
-                    return True
-        return False
-
-    def do_POST(self) -> None:
+    def do_POST(self) -> None:  # noqa: N802  (the http.server hook name)
         state = self.server.state
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        body = self.read_json()
         prompt = body["messages"][-1]["content"]
         is_preflight = "Connection test" in prompt
         with state.lock:
             state.requests.append(body)
             step = state.default if is_preflight or not state.script else state.script.popleft()
         if state.always_status is not None:
-            self._send(state.always_status, {"error": {"message": "scripted failure"}})
+            self.send_json(state.always_status, {"error": {"message": "scripted failure"}})
             return
         if is_preflight:
             self._reply(body, '{"candidate":"AB","hold":false,"risk":0}', record=False)
@@ -396,9 +368,9 @@ class Handler(BaseHTTPRequestHandler):
         self._check_schema(body, prompt)
         kind = step[0]
         if kind == "status":
-            self._send(step[1], {"error": {"message": "scripted status"}})
+            self.send_json(step[1], {"error": {"message": "scripted status"}})
         elif kind == "slow":
-            if self._client_left_within(step[1]):
+            if self.client_left_within(step[1]):
                 with state.lock:
                     state.disconnects += 1
                 state.disconnected.set()
@@ -429,50 +401,31 @@ class Handler(BaseHTTPRequestHandler):
         record: bool = True,
     ) -> None:
         state = self.server.state
-        prompt_tokens = sum(len(m["content"]) for m in body["messages"]) // 4
-        completion_tokens = len(content or refusal or "") // 4 + 1
-        cost = round(1e-7 * prompt_tokens + 4e-7 * completion_tokens, 12)
+        usage = self.send_completion(
+            body,
+            content,
+            refusal=refusal,
+            report_cost=True,
+            request_id=len(state.requests),
+        )
         if record:
             with state.lock:
-                state.usage.append((prompt_tokens, completion_tokens))
-                state.costs.append(cost)
-        message: dict[str, Any] = {"role": "assistant", "content": content}
-        if refusal is not None:
-            message["refusal"] = refusal
-        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}
-        self._send(
-            200,
-            {
-                "id": f"gen-{len(state.requests)}",
-                "object": "chat.completion",
-                "model": body["model"],
-                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                "usage": {**usage, "cost": cost},
-            },
-        )
+                state.usage.append((usage["prompt_tokens"], usage["completion_tokens"]))
+                if "cost" in usage:
+                    state.costs.append(usage["cost"])
 
 
-class LocalServer(ThreadingHTTPServer):
-    daemon_threads = True
+class LocalServer(ChatServer):
+    state: ServerState
 
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.state = ServerState()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+        super().__init__(Handler, ServerState())
 
 
 @pytest.fixture
 def server() -> Iterator[LocalServer]:
-    srv = LocalServer()
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with serving(LocalServer()) as srv:
+        yield srv  # type: ignore[misc]
 
 
 KEY_ENV = "ARCADE_GYM_TEST_LANES_KEY"
