@@ -142,12 +142,13 @@ class Lane:
     action (None for a bad answer) after the game time `elapsed_ms` (0 unless realtime)."""
 
     game_name: str = ""
+    game: Any  # the game object: question(), score, over, end_reason
 
     def __init__(self) -> None:
         self.forced_end: str | None = None
 
     def question(self) -> Any:
-        raise NotImplementedError
+        return self.game.question()
 
     def validate(self, answer: Any, question: Any) -> Any:
         raise NotImplementedError
@@ -157,15 +158,16 @@ class Lane:
 
     @property
     def score(self) -> int:
-        raise NotImplementedError
+        return int(self.game.score)
 
     @property
     def game_over(self) -> bool:
-        raise NotImplementedError
+        return bool(self.game.over)
 
     @property
     def game_end_reason(self) -> str | None:
-        raise NotImplementedError
+        reason: str | None = self.game.end_reason
+        return reason
 
     @property
     def over(self) -> bool:
@@ -201,9 +203,6 @@ class SnakeLane(Lane):
         self.realtime = settings.mode == "realtime"
         self.game = SnakeGame(seed, settings.difficulty, max_decisions=settings.max_decisions)
 
-    def question(self) -> Any:
-        return self.game.question()
-
     def validate(self, answer: Any, question: Any) -> Any:
         from arcade_gym.snake.contract import validate
 
@@ -216,18 +215,6 @@ class SnakeLane(Lane):
             return {"ticks": moved, "discarded": action is not None}
         game.step(action if action is not None else game.heading)
         return {"ticks": moved, "discarded": False}
-
-    @property
-    def score(self) -> int:
-        return self.game.score
-
-    @property
-    def game_over(self) -> bool:
-        return self.game.over
-
-    @property
-    def game_end_reason(self) -> str | None:
-        return self.game.end_reason
 
     @property
     def won(self) -> bool:
@@ -248,9 +235,6 @@ class MinesweeperLane(Lane):
         super().__init__()
         self.game = MinesweeperGame(seed, settings.difficulty, max_decisions=settings.max_decisions)
 
-    def question(self) -> Any:
-        return self.game.question()
-
     def validate(self, answer: Any, question: Any) -> Any:
         from arcade_gym.minesweeper.contract import validate
 
@@ -260,18 +244,6 @@ class MinesweeperLane(Lane):
         if action is not None:
             self.game.play(action)
         return {"discarded": False}
-
-    @property
-    def score(self) -> int:
-        return self.game.score
-
-    @property
-    def game_over(self) -> bool:
-        return self.game.over
-
-    @property
-    def game_end_reason(self) -> str | None:
-        return self.game.end_reason
 
     @property
     def won(self) -> bool:
@@ -300,9 +272,6 @@ class TetrisLane(Lane):
             max_decisions=settings.max_decisions,
         )
 
-    def question(self) -> Any:
-        return self.game.question()
-
     def validate(self, answer: Any, question: Any) -> Any:
         from arcade_gym.tetris.primitive_contract import validate
 
@@ -318,18 +287,6 @@ class TetrisLane(Lane):
             "lockedByGravity": outcome.locked_by_gravity,
             "discarded": outcome.discarded,
         }
-
-    @property
-    def score(self) -> int:
-        return self.game.score
-
-    @property
-    def game_over(self) -> bool:
-        return self.game.over
-
-    @property
-    def game_end_reason(self) -> str | None:
-        return self.game.end_reason
 
     def extra(self) -> dict[str, Any]:
         game = self.game
