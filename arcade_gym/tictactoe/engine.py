@@ -136,6 +136,32 @@ def unplace(board: np.ndarray, cnt: np.ndarray, cell_windows: np.ndarray, cell: 
 
 
 @njit(cache=True)
+def add_threat(
+    board: np.ndarray,
+    cnt: np.ndarray,
+    windows: np.ndarray,
+    w: int,
+    side: int,
+    out: np.ndarray,
+    seen: np.ndarray,
+    m: int,
+) -> int:
+    """If window `w` is one `side` stone short of a line, append its empty square to `out[m]`
+    (once: `seen` marks squares already listed). Returns the new count."""
+    k = windows.shape[1]
+    if cnt[side, w] == k - 1 and cnt[0, w] == 1:
+        for j in range(k):
+            c = windows[w, j]
+            if board[c] == 0:
+                if seen[c] == 0:
+                    seen[c] = 1
+                    out[m] = c
+                    m += 1
+                break
+    return m
+
+
+@njit(cache=True)
 def winning_squares(
     board: np.ndarray,
     cnt: np.ndarray,
@@ -150,20 +176,11 @@ def winning_squares(
     Writes them into `out` and returns how many, stopping early at `limit` (pass n*n for all).
     `seen` is an all-zero int8 scratch of n*n cells and is all-zero again on return.
     """
-    k = windows.shape[1]
     m = 0
     for w in range(windows.shape[0]):
-        if cnt[side, w] == k - 1 and cnt[0, w] == 1:
-            for j in range(k):
-                c = windows[w, j]
-                if board[c] == 0:
-                    if seen[c] == 0:
-                        seen[c] = 1
-                        out[m] = c
-                        m += 1
-                    break
-            if m >= limit:
-                break
+        m = add_threat(board, cnt, windows, w, side, out, seen, m)
+        if m >= limit:
+            break
     for i in range(m):
         seen[out[i]] = 0
     return m

@@ -53,23 +53,14 @@ def _new_threats_through(
 
     When `side` had no threat before the move, these are all its threats now.
     """
-    k = windows.shape[1]
     m = 0
     for i in range(cell_windows.shape[1]):
         w = cell_windows[cell, i]
         if w < 0:
             break
-        if cnt[side, w] == k - 1 and cnt[0, w] == 1:
-            for j in range(k):
-                c = windows[w, j]
-                if board[c] == 0:
-                    if seen[c] == 0:
-                        seen[c] = 1
-                        out[m] = c
-                        m += 1
-                    break
-            if m >= limit:
-                break
+        m = E.add_threat(board, cnt, windows, w, side, out, seen, m)
+        if m >= limit:
+            break
     for i in range(m):
         seen[out[i]] = 0
     return m
