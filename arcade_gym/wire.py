@@ -16,10 +16,14 @@ WIRE = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
 
 class WireModel(BaseModel):
-    """A contract model: camelCase aliases, `to_dict()` for the JSON-compatible wire form."""
+    """A contract model: camelCase aliases; `to_dict()` and `to_json()` give the wire form."""
 
     model_config = WIRE
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-compatible wire form (camelCase keys, nulls kept)."""
         return self.model_dump(by_alias=True, mode="json")
+
+    def to_json(self) -> str:
+        """Compact camelCase JSON (nulls kept), as sent to out-of-process policies."""
+        return self.model_dump_json(by_alias=True)

@@ -58,10 +58,6 @@ class MinesweeperQuestion(WireModel):
     grid: list[list[int]]
     actions: list[str]
 
-    def to_json(self) -> str:
-        """Compact camelCase JSON, as sent to out-of-process policies."""
-        return self.model_dump_json(by_alias=True)
-
 
 class MinesweeperAnswer(WireModel):
     """One action, spelled as listed in the question (`"reveal 3 4"` or `"flag 3 4"`)."""

@@ -59,10 +59,6 @@ class SnakeQuestion(WireModel):
     score: int
     actions: list[Direction]
 
-    def to_json(self) -> str:
-        """Compact camelCase JSON, as sent to out-of-process policies."""
-        return self.model_dump_json(by_alias=True)
-
 
 class SnakeAnswer(WireModel):
     """A policy's answer: one direction name."""

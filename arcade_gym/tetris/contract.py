@@ -106,10 +106,6 @@ class AgentInput(WireModel):
     legal: list[Placement]
     candidates: list[Candidate]
 
-    def to_json(self) -> str:
-        """Compact camelCase JSON, `hold: null` included, as sent to out-of-process brains."""
-        return self.model_dump_json(by_alias=True)
-
 
 # --------------------------------------------------------------------------------------------
 # The answer

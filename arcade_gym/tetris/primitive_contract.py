@@ -92,10 +92,6 @@ class TetrisControlQuestion(WireModel):
     gravity_ms: int
     actions: list[Control]
 
-    def to_json(self) -> str:
-        """Compact camelCase JSON, as sent to out-of-process policies."""
-        return self.model_dump_json(by_alias=True)
-
 
 class TetrisControlAnswer(WireModel):
     """A policy's answer: one control name."""
