@@ -231,23 +231,13 @@ def _loop_shape(body: bytes) -> LoopShape | None:
         if body.count(body[0]) == len(body):
             return OP_SCAN, len(body) if body[0] == C_RIGHT else -len(body), 0, 0, ()
         return None
-    offset = lo = hi = 0
-    delta: dict[int, int] = {}
-    for c in body:
-        if c == C_RIGHT:
-            offset += 1
-            hi = max(hi, offset)
-        elif c == C_LEFT:
-            offset -= 1
-            lo = min(lo, offset)
-        else:
-            delta[offset] = delta.get(offset, 0) + (1 if c == C_PLUS else -1)
+    offset, lo, hi, _, adds = _block_shape(body)
     if offset != 0:
         return None
-    origin = delta.pop(0, 0) % 256
+    origin = dict(adds).get(0, 0)
     if not moves:
         return OP_CLEAR, origin, 0, 0, ()
-    moved = tuple((o, f % 256) for o, f in sorted(delta.items()) if f % 256)
+    moved = tuple((o, f) for o, f in adds if o != 0)
     return OP_MUL, origin, lo, hi, moved
 
 
