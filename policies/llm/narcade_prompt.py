@@ -27,7 +27,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel
 
 # The tolerant JSON digging is the Tetris lane's, shared so both lanes forgive the same things.
-from policies.llm.tetris_prompt import ReplyParseError, _candidate_texts, _load_object
+from policies.llm.tetris_prompt import ReplyParseError, find_object, reply_text
 
 PROMPT_VERSION = "narcade-llm-prompt/1"
 """Bumped whenever a system prompt or the rendering changes (results are not comparable)."""
@@ -313,24 +313,12 @@ def parse_action(
     `"reveal(3, 4)"`), a reply or a last line that is nothing but an action. Not guessed: an
     action that is not offered, a refusal, an empty reply, prose that names no action alone.
     """
-    if refusal:
-        raise ReplyParseError(f"the model refused: {refusal.strip()!r:.120}")
-    if text is None or not text.strip():
-        raise ReplyParseError("empty reply")
+    text = reply_text(text, refusal)
     table = _lookup(actions)
-    notes: list[str] = []
-    keyless: dict[str, Any] | None = None
-    for chunk in _candidate_texts(text):
-        obj = _load_object(chunk)
-        if obj is None:
-            continue
-        key = next((k for k in _ACTION_KEYS if k in obj), None)
-        if key is None:
-            keyless = keyless or obj
-            continue
-        if chunk != text.strip():
-            notes.append("JSON object extracted from surrounding text")
-        action = _read_action(obj[key], actions, table, notes)
+    found, keyless = find_object(text, _ACTION_KEYS)
+    if found is not None:
+        notes = list(found.notes)
+        action = _read_action(found.fields[found.key], actions, table, notes)
         return ActionReply(action, tuple(notes))
     bare = _bare(text, actions, table)
     if bare is not None:

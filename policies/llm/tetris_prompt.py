@@ -339,6 +339,42 @@ def _candidate_texts(text: str) -> list[str]:
     return texts
 
 
+def reply_text(text: str | None, refusal: str | None) -> str:
+    """The text of a model's reply; ReplyParseError for a refusal or an empty reply."""
+    if refusal:
+        raise ReplyParseError(f"the model refused: {refusal.strip()!r:.120}")
+    if text is None or not text.strip():
+        raise ReplyParseError("empty reply")
+    return text
+
+
+@dataclass(frozen=True)
+class ReplyObject:
+    """The JSON object a reply carries: its fields, which of the wanted keys it holds, and notes
+    on how it was found."""
+
+    fields: dict[str, Any]
+    key: str
+    notes: tuple[str, ...]
+
+
+def find_object(text: str, keys: Sequence[str]) -> tuple[ReplyObject | None, dict[str, Any] | None]:
+    """The most likely JSON object in `text` holding one of `keys` (whole reply, code fences,
+    bare objects; sloppy JSON tolerated), and the first object seen without any of them."""
+    keyless: dict[str, Any] | None = None
+    for chunk in _candidate_texts(text):
+        obj = _load_object(chunk)
+        if obj is None:
+            continue
+        key = next((k for k in keys if k in obj), None)
+        if key is None:
+            keyless = keyless or obj
+            continue
+        notes = () if chunk == text.strip() else ("JSON object extracted from surrounding text",)
+        return ReplyObject(obj, key, notes), keyless
+    return None, keyless
+
+
 def _read_hold(value: Any, notes: list[str]) -> bool:
     if value is None or isinstance(value, bool):
         return bool(value)
@@ -387,25 +423,13 @@ def parse_reply(text: str | None, ids: Sequence[str], *, refusal: str | None = N
     trailing commas and text, lower-case ids, a reply that is nothing but an id. Not guessed:
     an id that is not listed, a refusal, an empty reply, prose without an object.
     """
-    if refusal:
-        raise ReplyParseError(f"the model refused: {refusal.strip()!r:.120}")
-    if text is None or not text.strip():
-        raise ReplyParseError("empty reply")
-    notes: list[str] = []
-    keyless: dict[str, Any] | None = None
-    for chunk in _candidate_texts(text):
-        obj = _load_object(chunk)
-        if obj is None:
-            continue
-        key = next((k for k in _CANDIDATE_KEYS if k in obj), None)
-        if key is None:
-            keyless = keyless or obj
-            continue
-        if chunk != text.strip():
-            notes.append("JSON object extracted from surrounding text")
-        candidate = _read_candidate(obj[key], ids, notes)
-        hold = _read_hold(obj.get("hold"), notes)
-        risk = _read_risk(obj.get("risk"), notes)
+    text = reply_text(text, refusal)
+    found, keyless = find_object(text, _CANDIDATE_KEYS)
+    if found is not None:
+        notes = list(found.notes)
+        candidate = _read_candidate(found.fields[found.key], ids, notes)
+        hold = _read_hold(found.fields.get("hold"), notes)
+        risk = _read_risk(found.fields.get("risk"), notes)
         return MoveReply(candidate, hold, risk, tuple(notes))
     bare = _BARE_ID.match(text)
     if bare and bare.group(1) in ids:

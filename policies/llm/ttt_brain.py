@@ -25,7 +25,7 @@ from policies.base import DecisionContext
 from policies.llm.client import ChatClient
 from policies.llm.narcade_brain import ChatLane, raw_text
 from policies.llm.registry import ModelSpec
-from policies.llm.tetris_prompt import ReplyParseError
+from policies.llm.tetris_prompt import ReplyParseError, reply_text
 
 ADAPTER_VERSION = "llm-ttt/1"
 """The adapter's version in logs; bumped with any change to the prompt or the reply handling."""
@@ -105,10 +105,7 @@ def parse_move_reply(text: str | None, *, refusal: str | None = None) -> MoveRep
     or thinking); a final tag cut off before `</move>` counts too. Without a readable tag, a
     reply (or a last line, maybe labelled `Answer:`) that is nothing but `row col` is accepted.
     """
-    if refusal:
-        raise ReplyParseError(f"the model refused: {refusal.strip()!r:.120}")
-    if text is None or not text.strip():
-        raise ReplyParseError("empty reply")
+    text = reply_text(text, refusal)
     tags = _TAG.findall(text)
     for position, body in enumerate(reversed(tags)):
         move = _pair(body)
