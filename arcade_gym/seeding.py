@@ -1,4 +1,4 @@
-"""Named seeds and the one small PRNG every game draws from (splitmix64).
+"""Named seeds, the one small PRNG every game draws from (splitmix64), and FNV-1a state hashing.
 
 A benchmark seed is a string (`"seed-01"`) or an int; strings are hashed to 64 bits so every
 game, in any language, can derive the same stream. splitmix64 is tiny, fast inside numba kernels
@@ -46,3 +46,24 @@ def splitmix64_py(state: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
     z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
     return state, z ^ (z >> 31)
+
+
+FNV32_OFFSET = 2166136261
+"""FNV-1a 32-bit offset basis: the state hash of an empty serialisation."""
+_FNV32_PRIME = 16777619
+
+
+@njit(cache=True)
+def fnv1a32_byte(h: np.uint32, byte: int) -> np.uint32:
+    """Fold one byte into a 32-bit FNV-1a hash."""
+    return np.uint32((h ^ np.uint32(byte & 0xFF)) * np.uint32(_FNV32_PRIME))
+
+
+@njit(cache=True)
+def fnv1a32_word(h: np.uint32, value: int) -> np.uint32:
+    """Fold a 64-bit integer (8 bytes, little-endian) into a 32-bit FNV-1a hash."""
+    v = np.uint64(value)
+    for _ in range(8):
+        h = np.uint32((h ^ np.uint32(v & np.uint64(0xFF))) * np.uint32(_FNV32_PRIME))
+        v >>= np.uint64(8)
+    return h

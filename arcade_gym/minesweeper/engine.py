@@ -29,7 +29,7 @@ from arcade_gym.minesweeper.rules import (
     PLAYING,
     WON,
 )
-from arcade_gym.seeding import splitmix64
+from arcade_gym.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
 
 # --- the state vector -------------------------------------------------------------------------
 S_ROWS = 0
@@ -286,25 +286,16 @@ def fill_mask(view: np.ndarray, st: np.ndarray, mask: np.ndarray) -> None:
 
 # --- hashing ----------------------------------------------------------------------------------
 @njit(cache=True)
-def _fnv(h: np.uint32, value: int) -> np.uint32:
-    v = np.uint64(value)
-    for _ in range(8):
-        h = np.uint32((h ^ np.uint32(v & np.uint64(0xFF))) * np.uint32(16777619))
-        v >>= np.uint64(8)
-    return h
-
-
-@njit(cache=True)
 def state_hash(view: np.ndarray, st: np.ndarray) -> np.uint32:
     """FNV-1a over what a player can see: size, mines, status, counters and the visible board.
 
     The hidden field and the seed are left out, so the hash discloses nothing about the mines.
     """
-    h = np.uint32(2166136261)
+    h = np.uint32(FNV32_OFFSET)
     for k in range(S_DECISIONS + 1):
-        h = _fnv(h, st[k])
+        h = fnv1a32_word(h, st[k])
     for i in range(view.shape[0]):
-        h = np.uint32((h ^ np.uint32(np.uint8(view[i]))) * np.uint32(16777619))
+        h = fnv1a32_byte(h, int(view[i]))
     return h
 
 

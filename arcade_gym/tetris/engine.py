@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arcade_gym.seeding import splitmix64
+from arcade_gym.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
 from arcade_gym.tetris.rules import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
@@ -849,26 +849,17 @@ def primitive_view(board: np.ndarray, st: np.ndarray, out: np.ndarray) -> None:
 
 # --- hashing ----------------------------------------------------------------------------------
 @njit(cache=True)
-def _fnv(h: np.uint32, value: int) -> np.uint32:
-    v = np.uint64(value)
-    for _ in range(8):
-        h = np.uint32((h ^ np.uint32(v & np.uint64(0xFF))) * np.uint32(16777619))
-        v >>= np.uint64(8)
-    return h
-
-
-@njit(cache=True)
 def state_hash(board: np.ndarray, st: np.ndarray, seq: np.ndarray) -> np.uint32:
     """FNV-1a over a canonical serialisation of the whole state, the tick included."""
-    h = np.uint32(2166136261)
+    h = np.uint32(FNV32_OFFSET)
     for row in range(H):
         for c in range(W):
-            h = np.uint32((h ^ np.uint32(board[row, c])) * np.uint32(16777619))
+            h = fnv1a32_byte(h, board[row, c])
     for i in range(S_GRAVITY_MS + 1):
-        h = _fnv(h, st[i])
+        h = fnv1a32_word(h, st[i])
     for k in range(PREVIEW):
         pos = st[S_QPOS] + k
-        h = _fnv(h, seq[pos] if pos < seq.shape[0] else -1)
+        h = fnv1a32_word(h, seq[pos] if pos < seq.shape[0] else -1)
     return h
 
 
