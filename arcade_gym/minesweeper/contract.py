@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict
 
-from arcade_gym.action_answer import RejectError, brief, never_raising
+from arcade_gym.action_answer import ActionVerdict, RejectError, brief, never_raising
 from arcade_gym.minesweeper.rules import (
     ACTION_KINDS,
     FLAG,
@@ -73,29 +73,14 @@ def answer_json_schema() -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(ActionVerdict):
     """The judgement of one answer: the action to play (its text and env index), or why not."""
 
-    status: Status
-    reason: str | None = None
-    action: str | None = None
     index: int | None = None
-    notes: tuple[str, ...] = ()
-
-    @property
-    def usable(self) -> bool:
-        """Whether the answer is played."""
-        return self.status == "valid"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record for the event log."""
-        return {
-            "status": self.status,
-            "reason": self.reason,
-            "action": self.action,
-            "index": self.index,
-            "notes": list(self.notes),
-        }
+        return {**super().to_dict(), "index": self.index}
 
 
 # --------------------------------------------------------------------------------------------
