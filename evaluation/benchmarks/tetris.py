@@ -130,11 +130,6 @@ class RunDirectory:
         self.path = path
         self.config = config
 
-    def prepare(self) -> None:
-        """Create the directory, or accept it for resuming the same run; refuse anything else."""
-        self.check()
-        self.path.mkdir(parents=True, exist_ok=True)
-
     def check(self) -> None:
         """Refuse a directory that holds anything but this same run (nothing is written)."""
         manifest = self.path / self.MANIFEST
@@ -234,7 +229,7 @@ def run_tetris_bench(
     run_dir = RunDirectory(output_dir, config)
     run_dir.check()
     policies = {slug: make_policy(slug) for slug in config.brains}  # pre-flight happens here
-    run_dir.prepare()
+    run_dir.path.mkdir(parents=True, exist_ok=True)
     finished: dict[Game, GameResult] = {}
     todo: list[Game] = []
     for game in config.games():
