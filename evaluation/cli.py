@@ -10,14 +10,14 @@ from pathlib import Path
 
 import arcade_gym
 from evaluation import narcade_cli
-from evaluation.bench_registry import BENCH_GAMES
 from evaluation.benchmarks import tetris_cli
+from evaluation.throughput.registry import BENCH_GAMES
 from evaluation.ttt_cli import add_ttt_arguments, cmd_ttt
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from evaluation.bench import format_table
-    from evaluation.bench_registry import run_bench
+    from evaluation.throughput.registry import run_bench
+    from evaluation.throughput.report import format_table
 
     games = list(BENCH_GAMES) if args.game == "all" else [args.game]
     reports = []

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from arcade_gym.clock import Clock, WallClock
+from arcade_gym.core.clock import Clock, WallClock
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import Verdict, validate
 from arcade_gym.tetris.game import BlitzOutcome, BlitzResult, TetrisGame

@@ -38,7 +38,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arcade_gym.clock import Clock, WallClock
+from arcade_gym.core.clock import Clock, WallClock
 from evaluation.narcade_results import (
     GAMES,
     INSTRUCTIONS,

@@ -464,7 +464,7 @@ def make_engine(
         )
     if kind == "bf" and not Path(rest).is_file():
         raise ValueError(f"bf:{rest}: no such Brainfuck file")
-    from policies.brainfuck import BrainfuckEngine, CommandEngine
+    from policies.engines.brainfuck import BrainfuckEngine, CommandEngine
 
     if kind == "bf":
         return BrainfuckEngine(Path(rest))

@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict
 
-from arcade_gym.action_answer import ActionVerdict, RejectError, brief, never_raising
+from arcade_gym.core.action_answer import ActionVerdict, RejectError, brief, never_raising
+from arcade_gym.core.wire import WIRE, WireModel
 from arcade_gym.minesweeper.rules import (
     ACTION_KINDS,
     FLAG,
@@ -30,7 +31,6 @@ from arcade_gym.minesweeper.rules import (
     action_index,
     action_text,
 )
-from arcade_gym.wire import WIRE, WireModel
 
 Status = Literal["valid", "invalid"]
 

@@ -20,6 +20,7 @@ import time
 import numpy as np
 from numba import njit
 
+from arcade_gym.core.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
 from arcade_gym.minesweeper.rules import (
     CAPPED,
     FLAGGED,
@@ -29,7 +30,6 @@ from arcade_gym.minesweeper.rules import (
     PLAYING,
     WON,
 )
-from arcade_gym.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
 
 # --- the state vector -------------------------------------------------------------------------
 S_ROWS = 0

@@ -8,11 +8,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from arcade_gym.core.spaces import MaskedDiscrete
 from arcade_gym.minesweeper import engine as E
 from arcade_gym.minesweeper.game import MinesweeperGame
 from arcade_gym.minesweeper.render import render_ansi, render_rgb
 from arcade_gym.minesweeper.rules import CAPPED, DIFFICULTIES, LOST, MAX_DECISIONS, PLAYING, WON
-from arcade_gym.spaces import MaskedDiscrete
 
 StepResult = tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]
 """What `step` returns: observation, reward, terminated, truncated, info."""

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.minesweeper import engine as E
 from arcade_gym.minesweeper.contract import MinesweeperQuestion, parse_action
 from arcade_gym.minesweeper.render import board_rows
@@ -26,7 +27,6 @@ from arcade_gym.minesweeper.rules import (
     action_index,
     action_text,
 )
-from arcade_gym.seeding import seed_to_u64
 
 CUSTOM = "custom"
 """The difficulty name of a board built by `from_layout`."""

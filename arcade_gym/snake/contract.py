@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import ConfigDict
 
-from arcade_gym.action_answer import (
+from arcade_gym.core.action_answer import (
     ActionVerdict,
     RejectError,
     action_value,
@@ -24,9 +24,9 @@ from arcade_gym.action_answer import (
     decode,
     never_raising,
 )
-from arcade_gym.seeding import splitmix64_py
+from arcade_gym.core.seeding import splitmix64_py
+from arcade_gym.core.wire import WIRE, WireModel
 from arcade_gym.snake.rules import DIRECTION_NAMES, GAME, RULES_VERSION, Direction, opposite
-from arcade_gym.wire import WIRE, WireModel
 
 Status = Literal["valid", "invalid"]
 

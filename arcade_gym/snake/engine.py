@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arcade_gym.seeding import splitmix64
+from arcade_gym.core.seeding import splitmix64
 from arcade_gym.snake.rules import (
     DC,
     DR,

@@ -10,7 +10,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arcade_gym.clock import Clock, WallClock
+from arcade_gym.core.clock import Clock, WallClock
+from arcade_gym.core.spaces import MaskedDiscrete
 from arcade_gym.snake import engine as E
 from arcade_gym.snake.game import SnakeGame, check_difficulty, check_seed
 from arcade_gym.snake.render import render_ansi, render_rgb
@@ -25,7 +26,6 @@ from arcade_gym.snake.rules import (
     N_PLANES,
     TERMINAL_ENDS,
 )
-from arcade_gym.spaces import MaskedDiscrete
 
 StepResult = tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]
 """What `step` returns: observation, reward, terminated, truncated, info."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from arcade_gym.seeding import seed_to_u64
+from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.snake import engine as E
 from arcade_gym.snake.contract import Cell, SnakeQuestion, action_order
 from arcade_gym.snake.rules import (

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import ConfigDict, Field
 
-from arcade_gym.wire import WIRE, WireModel
+from arcade_gym.core.wire import WIRE, WireModel
 
 PieceLetter = Literal["I", "J", "L", "O", "S", "T", "Z"]
 Cell = PieceLetter | None

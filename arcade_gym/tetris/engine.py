@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arcade_gym.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
+from arcade_gym.core.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
 from arcade_gym.tetris.rules import (
     BOARD_HEIGHT,
     BOARD_WIDTH,

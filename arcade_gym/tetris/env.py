@@ -9,8 +9,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arcade_gym.clock import Clock, WallClock
-from arcade_gym.spaces import MaskedDiscrete
+from arcade_gym.core.clock import Clock, WallClock
+from arcade_gym.core.spaces import MaskedDiscrete
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.render import render_ansi, render_rgb

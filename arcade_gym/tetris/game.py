@@ -8,7 +8,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from arcade_gym.seeding import seed_to_u64
+from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import (
     ActivePiece,

@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 
 from pydantic import ConfigDict
 
-from arcade_gym.action_answer import (
+from arcade_gym.core.action_answer import (
     ActionVerdict,
     RejectError,
     action_value,
@@ -25,9 +25,9 @@ from arcade_gym.action_answer import (
     decode,
     never_raising,
 )
+from arcade_gym.core.wire import WIRE, WireModel
 from arcade_gym.tetris.contract import PieceLetter
 from arcade_gym.tetris.rules import CLASSIC_RULES_VERSION, PIECE_LETTERS
-from arcade_gym.wire import WIRE, WireModel
 
 GAME: Literal["tetris"] = "tetris"
 RULES_VERSION = CLASSIC_RULES_VERSION

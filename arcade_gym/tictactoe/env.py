@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arcade_gym.spaces import MaskedDiscrete
+from arcade_gym.core.spaces import MaskedDiscrete
 from arcade_gym.tictactoe import engine as E
 from arcade_gym.tictactoe.game import TicTacToeGame
 from arcade_gym.tictactoe.render import render_ansi, render_rgb

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arcade_gym.clock import SimulatedClock
+from arcade_gym.core.clock import SimulatedClock
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput, ChoiceEntry
 from arcade_gym.tetris.game import TetrisGame
 from evaluation.harness import play_tetris, time_to_lock_ms

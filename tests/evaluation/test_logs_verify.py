@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_gym.clock import SimulatedClock
+from arcade_gym.core.clock import SimulatedClock
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput, validate
 from arcade_gym.tetris.game import TetrisGame
 from evaluation.cli import main

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arcade_gym.clock import SimulatedClock
+from arcade_gym.core.clock import SimulatedClock
 from evaluation import narcade_runner as runner
 from evaluation.narcade_cli import add_parsers
 from evaluation.narcade_publish import PublishError, compare, format_comparison, publish

@@ -235,10 +235,10 @@ def test_make_engine_builds_brainfuck_and_command_engines(
         def __init__(self, kind: str, arg: Any, **kw: Any) -> None:
             made.append((kind, arg, kw))
 
-    fake = types.ModuleType("policies.brainfuck")
+    fake = types.ModuleType("policies.engines.brainfuck")
     fake.BrainfuckEngine = lambda path: Fake("bf", path)  # type: ignore[attr-defined]
     fake.CommandEngine = lambda cmd, **kw: Fake("cmd", cmd, **kw)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "policies.brainfuck", fake)
+    monkeypatch.setitem(sys.modules, "policies.engines.brainfuck", fake)
     program = tmp_path / "engine.bf"
     program.write_text("+.")
     make_engine(f"bf:{program}")

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from policies.brainfuck.interpreter import (
+from policies.engines.brainfuck.interpreter import (
     OP_BLOCK,
     OP_CLEAR,
     OP_MUL,
@@ -17,7 +17,7 @@ from policies.brainfuck.interpreter import (
     compile_program,
     run,
 )
-from policies.brainfuck.reference import run_naive
+from policies.engines.brainfuck.reference import run_naive
 
 HELLO = (
     "++++++++[>++++[>++>+++>+++>+<<<<-]>+>+>->>+[<]<-]>>.>---.+++++++..+++.>>.<-.<.+++.------."

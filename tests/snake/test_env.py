@@ -11,7 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import arcade_gym  # noqa: F401  (registers the envs)
-from arcade_gym.clock import SimulatedClock
+from arcade_gym.core.clock import SimulatedClock
 from arcade_gym.snake.contract import SnakeQuestion
 from arcade_gym.snake.env import SnakeEnv
 from arcade_gym.snake.game import SnakeGame

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from arcade_gym.seeding import seed_to_u64
+from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.snake.contract import SnakeAnswer, SnakeQuestion, action_order, validate
 from arcade_gym.snake.game import SnakeGame
 from arcade_gym.snake.rules import (

@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import arcade_gym  # noqa: F401  (registers the envs)
-from arcade_gym.clock import SimulatedClock
+from arcade_gym.core.clock import SimulatedClock
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import AgentInput
 from arcade_gym.tetris.env import (

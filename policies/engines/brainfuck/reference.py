@@ -7,7 +7,7 @@ matching and execution are its own, one command at a time.
 
 from __future__ import annotations
 
-from policies.brainfuck.interpreter import (
+from policies.engines.brainfuck.interpreter import (
     MAX_INSTRUCTIONS,
     MAX_OUTPUT,
     ST_LIMIT,

@@ -1,6 +1,6 @@
 """Throughput of tic-tac-toe (`bench_tictactoe`): the AEC env, the oracle, the arena suite.
 
-The report has the shape of `evaluation.bench.bench_tetris` (figures per second under `results`,
+The report has the shape of `report.make_report` (figures per second under `results`,
 their `targets`, a `peer`), plus `seconds`: wall times of the suite build and of a whole arena
 run for the Tactician, which are durations rather than rates.
 """
@@ -15,7 +15,7 @@ import numpy as np
 
 from arcade_gym.multiagent import tictactoe_v0
 from arcade_gym.tictactoe.oracle import minimax_table
-from evaluation.bench import format_table, make_report, peer_status, rate
+from evaluation.throughput.report import format_table, make_report, peer_status, rate
 from evaluation.ttt_suite import build_suite, classify, selfplay_positions
 
 _warm = False

@@ -1,4 +1,4 @@
-"""Throughput benchmarks (`arcade-eval bench`): steps per second, questions per second, memory.
+"""The one report shape and the timing loops every throughput bench shares (`arcade-eval bench`).
 
 Speed is measured here, never asserted in tests. Compile time is reported on its own; every
 throughput figure is taken after the kernels are warm.
@@ -18,9 +18,6 @@ import gymnasium as gym
 import numpy as np
 
 import arcade_gym
-from arcade_gym.tetris import engine as E
-from arcade_gym.tetris.game import TetrisGame
-from arcade_gym.tetris.warmup import warmup
 
 
 def rate(run: Callable[[float], int], seconds: float, *, cpu_time: bool = False) -> float:
@@ -107,90 +104,6 @@ def make_report(
     return report
 
 
-def _masked_choice(mask: np.ndarray, u: float) -> int:
-    """A uniform legal action from a uniform draw `u`; 0 for a finished episode (no legal one)."""
-    legal = np.flatnonzero(mask)
-    return int(legal[int(u * legal.size)]) if legal.size else 0
-
-
-def tetris_v3_steps(seconds: float, seed: int = 0) -> float:
-    """`gym.make("arcade_gym/Tetris-v3")`, uniform masked random actions, reset at episode end."""
-    return masked_random_steps("arcade_gym/Tetris-v3", seconds, seed=seed)
-
-
-def tetris_v3_vector_steps(seconds: float, num_envs: int = 8, seed: int = 0) -> float:
-    """Total env steps per second of a synchronous vector of `Tetris-v3` envs (autoreset)."""
-    envs = gym.make_vec("arcade_gym/Tetris-v3", num_envs=num_envs, vectorization_mode="sync")
-    _, info = envs.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-
-    def run(deadline: float) -> int:
-        nonlocal info
-        steps = 0
-        while time.perf_counter() < deadline:
-            for _ in range(32):
-                masks = info["action_mask"]
-                actions = np.array(
-                    [_masked_choice(m, u) for m, u in zip(masks, rng.random(num_envs), strict=True)]
-                )
-                _, _, _, _, info = envs.step(actions)
-                steps += num_envs
-        return steps
-
-    return rate(run, seconds)
-
-
-def primitive_steps(seconds: float, seed: int = 0) -> float:
-    """`gym.make("arcade_gym/TetrisPrimitive-v3")`, uniform random controls."""
-    env = gym.make("arcade_gym/TetrisPrimitive-v3")
-    env.reset(seed=seed)
-    actions = np.random.default_rng(seed).integers(0, 6, 1 << 16).tolist()
-
-    def run(deadline: float) -> int:
-        steps = 0
-        while True:
-            for _ in range(1024):
-                _, _, terminated, truncated, _ = env.step(actions[steps & 0xFFFF])
-                steps += 1
-                if terminated or truncated:
-                    env.reset()
-            if time.perf_counter() >= deadline:
-                return steps
-
-    return rate(run, seconds)
-
-
-def _sample_positions(count: int, seed: int = 0) -> list[TetrisGame]:
-    """Positions from games played by a seeded random policy (boards of every height)."""
-    rng = np.random.default_rng(seed)
-    positions: list[TetrisGame] = []
-    game = TetrisGame(seed)
-    while len(positions) < count:
-        if game.over:
-            game = TetrisGame(int(rng.integers(2**62)))
-        positions.append(game.copy())
-        legal = game.legal_placements()
-        game.play(*legal[int(rng.integers(len(legal)))])
-    return positions
-
-
-def candidate_questions(seconds: float, seed: int = 0) -> float:
-    """Raw engine: candidate generation with every afterstate's features (no Gym, no pydantic)."""
-    positions = _sample_positions(512, seed)
-    arrays = [(g.board, g.st, g.seq, g.cinfo, g.cfeat) for g in positions]
-    generate = E.generate_candidates
-
-    def run(deadline: float) -> int:
-        done = 0
-        while time.perf_counter() < deadline:
-            for board, st, seq, cinfo, cfeat in arrays:
-                generate(board, st, seq, cinfo, cfeat)
-            done += len(arrays)
-        return done
-
-    return rate(run, seconds)
-
-
 def env_memory_bytes(env_id: str, count: int = 50, **make_kwargs: Any) -> float:
     """Python-heap bytes each extra reset env instance adds (tracemalloc, numpy included)."""
     gc.collect()
@@ -204,32 +117,6 @@ def env_memory_bytes(env_id: str, count: int = 50, **make_kwargs: Any) -> float:
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     return (after - before) / count
-
-
-def bench_tetris(seconds: float = 3.0) -> dict[str, Any]:
-    """Every Tetris figure of the issue's speed targets, as one JSON-able dict."""
-    compile_s = warmup()
-    results = {
-        "tetris_v3_steps_per_s": tetris_v3_steps(seconds),
-        "tetris_v3_vector8_steps_per_s": tetris_v3_vector_steps(seconds),
-        "primitive_steps_per_s": primitive_steps(seconds),
-        "candidate_questions_per_s": candidate_questions(seconds),
-        "tetris_v3_env_bytes": env_memory_bytes("arcade_gym/Tetris-v3"),
-        "primitive_env_bytes": env_memory_bytes("arcade_gym/TetrisPrimitive-v3"),
-    }
-    return make_report(
-        "tetris",
-        seconds=seconds,
-        compile_s=compile_s,
-        results=results,
-        targets={
-            "tetris_v3_steps_per_s": 20_000,
-            "primitive_steps_per_s": 150_000,
-            "candidate_questions_per_s": 50_000,
-            "tetris_v3_env_bytes": 1_000_000,
-        },
-        peer=peer_status("tetris-gymnasium", "tetris_gymnasium"),
-    )
 
 
 def format_table(report: dict[str, Any]) -> str:

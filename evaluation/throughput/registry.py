@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 BENCH_GAMES: dict[str, str] = {
-    "tetris": "evaluation.bench:bench_tetris",
-    "snake": "evaluation.bench_snake:bench_snake",
-    "minesweeper": "evaluation.bench_minesweeper:bench_minesweeper",
-    "tictactoe": "evaluation.bench_tictactoe:bench_tictactoe",
-    "brainfuck": "evaluation.bench_brainfuck:bench_brainfuck",
+    "tetris": "evaluation.throughput.tetris:bench_tetris",
+    "snake": "evaluation.throughput.snake:bench_snake",
+    "minesweeper": "evaluation.throughput.minesweeper:bench_minesweeper",
+    "tictactoe": "evaluation.throughput.tictactoe:bench_tictactoe",
+    "brainfuck": "evaluation.throughput.brainfuck:bench_brainfuck",
 }
 """Game -> `module:function` of its benchmark (imported on use)."""
 

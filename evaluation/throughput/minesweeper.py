@@ -1,5 +1,5 @@
 """Minesweeper throughput (`bench_minesweeper`): env steps per second and env memory, in the report
-shape of `evaluation.bench.bench_tetris`.
+shape of `evaluation.throughput.tetris.bench_tetris`.
 
 Speed is measured here, never asserted in tests. Compile time (or numba cache load) is reported on
 its own; every throughput figure is taken after the kernels are warm.
@@ -12,7 +12,12 @@ from typing import Any
 import gymnasium as gym
 
 from arcade_gym.minesweeper.engine import warmup
-from evaluation.bench import env_memory_bytes, make_report, masked_random_steps, peer_status
+from evaluation.throughput.report import (
+    env_memory_bytes,
+    make_report,
+    masked_random_steps,
+    peer_status,
+)
 
 ENV_ID = "arcade_gym/Minesweeper-v0"
 
@@ -24,7 +29,7 @@ def minesweeper_steps(seconds: float, difficulty: str = "easy", seed: int = 0) -
 
 
 def bench_minesweeper(seconds: float = 3.0) -> dict[str, Any]:
-    """Every Minesweeper speed figure as one JSON-able dict (`evaluation.bench.format_table`)."""
+    """Every Minesweeper speed figure as one JSON-able dict (see `report.format_table`)."""
     compile_s = warmup()
     gym.make(ENV_ID).reset(seed=0)  # load the env module outside the timed figures
     results = {

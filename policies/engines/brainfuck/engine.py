@@ -19,7 +19,7 @@ from pathlib import Path
 
 from arcade_gym.tictactoe.contract import EngineReply, TicTacToeQuestion
 from policies.base import DecisionContext, PolicyIdentity
-from policies.brainfuck.interpreter import (
+from policies.engines.brainfuck.interpreter import (
     MAX_INSTRUCTIONS,
     MAX_OUTPUT,
     BFResult,

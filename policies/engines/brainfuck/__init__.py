@@ -3,8 +3,8 @@ Brainfuck runtime they run on (seed `003`: 8-bit cells, 65,536-cell tape, 100M i
 
 from __future__ import annotations
 
-from policies.brainfuck.engine import BrainfuckEngine, CommandEngine
-from policies.brainfuck.interpreter import (
+from policies.engines.brainfuck.engine import BrainfuckEngine, CommandEngine
+from policies.engines.brainfuck.interpreter import (
     MAX_INSTRUCTIONS,
     MAX_OUTPUT,
     TAPE_SIZE,

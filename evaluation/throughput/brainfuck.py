@@ -16,9 +16,9 @@ from typing import Any
 import arcade_gym
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from policies.base import DecisionContext
-from policies.brainfuck.engine import BrainfuckEngine
-from policies.brainfuck.interpreter import Program, compile_program, run, warmup
-from policies.brainfuck.reference import run_naive
+from policies.engines.brainfuck.engine import BrainfuckEngine
+from policies.engines.brainfuck.interpreter import Program, compile_program, run, warmup
+from policies.engines.brainfuck.reference import run_naive
 
 CLASSIC_BENCH = (
     ">++[<+++++++++++++>-]<[[>+>+<<-]>[<+>-]++++++++[>++++++++<-]>.[-]<<>++++++++++[>++"
@@ -107,7 +107,7 @@ def bench_brainfuck(seconds: float = 3.0) -> dict[str, Any]:
         "results": results,
         "targets": {"counted_instructions_per_s": 500_000_000},
         "peer": {
-            "name": "policies.brainfuck.reference (pure-Python naive interpreter)",
+            "name": "policies.engines.brainfuck.reference (pure-Python naive interpreter)",
             "installed": True,
             "note": "measured above as naive_reference_instructions_per_s",
         },
@@ -115,6 +115,6 @@ def bench_brainfuck(seconds: float = 3.0) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    from evaluation.bench import format_table
+    from evaluation.throughput.report import format_table
 
     print(format_table(bench_brainfuck(1.0)))

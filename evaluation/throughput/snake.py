@@ -1,6 +1,6 @@
 """Snake throughput (`arcade-eval bench snake`): env steps per second, questions, memory.
 
-Same report shape as `evaluation.bench.bench_tetris`. Compile time is reported on its own; every
+The report shape of `report.make_report`. Compile time is reported on its own; every
 throughput figure is taken after the kernels are warm.
 """
 
@@ -14,7 +14,13 @@ import numpy as np
 
 from arcade_gym.snake.env import warmup
 from arcade_gym.snake.game import SnakeGame
-from evaluation.bench import env_memory_bytes, make_report, masked_random_steps, peer_status, rate
+from evaluation.throughput.report import (
+    env_memory_bytes,
+    make_report,
+    masked_random_steps,
+    peer_status,
+    rate,
+)
 
 SNAKE_ID = "arcade_gym/Snake-v0"
 

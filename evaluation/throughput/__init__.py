@@ -1,0 +1,1 @@
+"""`arcade-eval bench`: per-game throughput benches sharing one report shape (`report.py`)."""

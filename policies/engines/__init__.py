@@ -1,0 +1,2 @@
+"""Game-independent engines: programs that answer a question given as text (Brainfuck, external
+commands, UCI chess engines, agent command-line tools)."""
