@@ -131,7 +131,7 @@ def test_command_engine_leaves_garbage_to_the_arena() -> None:
 def test_command_engine_kills_a_sleeper_at_the_timeout() -> None:
     engine = CommandEngine(python_cmd("import time; time.sleep(30)"), timeout_ms=300)
     reply = engine.act(question(["..."] * 3), DecisionContext())
-    assert reply.error == "timeout: no move within 300 ms (process killed)"
+    assert reply.error == "timeout: no reply within 300 ms (process killed)"
     assert reply.elapsed_ms is not None and 300 <= reply.elapsed_ms < 5000
 
 
