@@ -7,7 +7,7 @@ as before; they live in `policies/engines/arena.py`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from policies.engines.brainfuck.engine import BrainfuckTextEngine, make_bf_engine
 from policies.engines.brainfuck.interpreter import (
