@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import arcade_gym
+import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
 from evaluation import narcade_cli
-from evaluation.benchmarks import tetris_cli
+from evaluation.core.registry import add_all_parsers
 from evaluation.throughput.registry import BENCH_GAMES
 from evaluation.ttt_cli import add_ttt_arguments, cmd_ttt
 
@@ -34,7 +35,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from evaluation.verify import log_files, verify_log
+    from evaluation.core.verify import log_files, verify_log
 
     try:
         paths = log_files(args.paths)
@@ -47,14 +48,39 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if not paths:
         print("arcade-eval verify: no *.jsonl logs under " + ", ".join(args.paths), file=sys.stderr)
         return 2
-    failed = 0
+    failed = partial = 0
     for path in paths:
         report = verify_log(path)
-        failed += not report.ok
+        failed += report.status == "fail"
+        partial += report.status == "incomplete"
         print(report.line(), flush=True)
+    if partial:
+        print(f"{partial} of {len(paths)} logs are of games cut short (never counted)")
     if failed:
         print(f"{failed} of {len(paths)} logs failed verification")
-    return 1 if failed else 0
+    return 1 if failed or partial else 0
+
+
+def _cmd_models(args: argparse.Namespace) -> int:
+    """Print the model registry, one model per line."""
+    from policies.llm import RegistryError, list_models
+
+    try:
+        specs = list_models(args.models_file)
+    except (RegistryError, OSError) as error:
+        print(f"arcade-eval models: {error}", file=sys.stderr)
+        return 2
+    for spec in specs:
+        key = spec.api_key_env or "no key"
+        price = (
+            "unpriced"
+            if spec.pricing is None
+            else f"${spec.pricing.input}/{spec.pricing.output} per M"
+        )
+        schema = "json-schema" if spec.json_schema else "free text"
+        name = f"llm:{spec.slug}"
+        print(f"{name:<26} {spec.provider:<12} {spec.model:<36} {schema:<11} {key:<20} {price}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action="version", version=f"arcade-gym {arcade_gym.__version__}"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    tetris_cli.add_parsers(sub)
+    add_all_parsers(sub)
     narcade_cli.add_parsers(sub)
     ttt = sub.add_parser(
         "ttt",
@@ -94,14 +120,24 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(handler=_cmd_bench)
     verify = sub.add_parser(
         "verify",
-        help="replay event logs and check every tick (exit 1 if any fails)",
-        description="Re-simulate each game log from its seed and recorded answers; one line per "
-        "log. Exit status: 0 all verify, 1 some fail, 2 a path does not exist.",
+        help="replay event logs of any benchmark and check every decision (exit 1 if any fails)",
+        description="Re-simulate each game log from its header and recorded answers through the "
+        "benchmark it names; one line per log (OK, PART for a game cut short, FAIL at the first "
+        "diverging decision). Exit status: 0 all verify, 1 some fail or are cut short, 2 a path "
+        "does not exist.",
     )
     verify.add_argument(
         "paths", nargs="+", metavar="PATH", help="a log file, or a directory of *.jsonl logs"
     )
     verify.set_defaults(handler=_cmd_verify)
+    models = sub.add_parser(
+        "models",
+        help="list the LLM models the registry knows (use them as --policy llm:SLUG)",
+        description="Models come from a TOML or JSON registry: a new hosted model needs no code.",
+    )
+    models.add_argument("action", choices=["list"], help="what to do (list)")
+    models.add_argument("--models-file", metavar="PATH", help="registry file (default: built-in)")
+    models.set_defaults(handler=_cmd_models)
     return parser
 
 

@@ -101,7 +101,7 @@ def replay_trace(path: Path) -> dict[str, Any]:
 
 
 def _replay(path: Path) -> dict[str, Any]:
-    from evaluation.logs import from_jsonable
+    from evaluation.core.eventlog import from_jsonable
 
     header, decisions, result = read_trace(path)
     game = str(header.get("game"))

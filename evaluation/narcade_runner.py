@@ -451,8 +451,8 @@ def play_episode(
     trace: TraceWriter | None = None,
 ) -> EpisodeOutcome:
     """Play one episode of `game` from `seed` with `policy` under the NARCADE protocol."""
-    from evaluation.logs import to_jsonable
-    from evaluation.policy_call import call_policy
+    from evaluation.core.eventlog import to_jsonable
+    from evaluation.core.policy_call import call_policy
     from policies.base import DecisionContext
 
     clock = clock or WallClock()

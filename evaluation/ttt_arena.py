@@ -30,7 +30,7 @@ from arcade_gym.tictactoe.contract import AnswerCheck, TicTacToeQuestion, check_
 from arcade_gym.tictactoe.game import TicTacToeGame
 from arcade_gym.tictactoe.rules import RULESET_ID, SIZES, O, X
 from arcade_gym.tictactoe.sparring import opening_move, sparring_move
-from evaluation.policy_call import call_policy
+from evaluation.core.policy_call import call_policy
 from evaluation.ttt_cli import DEFAULT_TIMEOUT_MS, add_ttt_arguments
 from evaluation.ttt_grading import WEIGHTS, grade_for, match_points, weighted_score
 from evaluation.ttt_suite import (
@@ -42,7 +42,7 @@ from evaluation.ttt_suite import (
     build_suite,
 )
 from policies.base import DecisionContext
-from policies.tictactoe import PLAYERS, make_player
+from policies.tictactoe import BUILTINS, make_player
 
 Progress = Callable[[str], None]
 
@@ -202,7 +202,7 @@ class ArenaReport:
     def match_summary(self) -> dict[str, dict[str, float]]:
         """W/D/L and points per opponent and in all."""
         out: dict[str, dict[str, float]] = {}
-        for key in [*PLAYERS, "all"]:
+        for key in [*BUILTINS, "all"]:
             rows = [m for m in self.matches if key in ("all", m.opponent)]
             if rows:
                 out[key] = {
@@ -445,7 +445,7 @@ def make_engine(
     if not sep or not rest.strip():
         raise ValueError(
             f"engine spec {spec!r} must be bf:PATH, cmd:COMMAND, llm:SLUG or policy:NAME "
-            f"(NAME one of {', '.join(PLAYERS)})"
+            f"(NAME one of {', '.join(BUILTINS)})"
         )
     if kind == "policy":
         return make_player(rest.strip())

@@ -17,6 +17,16 @@ from typing import Any, Literal, Protocol, runtime_checkable
 PolicyKind = Literal["baseline", "heuristic", "search", "llm", "classifier", "rl", "engine"]
 
 
+class ServiceFailureError(Exception):
+    """A failure on the evaluator's side (transport, rate limit, provider outage), never the
+    policy's: a benchmark aborts the game (set aside, replayed on resume), it never scores it."""
+
+
+class RunStopError(Exception):
+    """The run must stop now and stay resumable (a cost cap reached, a key refused): the game in
+    play is set aside, the finished ones are kept."""
+
+
 @dataclass
 class DecisionContext:
     """What a policy knows about the clock of one decision.

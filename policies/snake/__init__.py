@@ -6,7 +6,7 @@ from typing import Any
 
 from policies.snake.baselines import HeuristicSnake, RandomSnake
 
-POLICIES: dict[str, type[RandomSnake] | type[HeuristicSnake]] = {
+BUILTINS: dict[str, type[RandomSnake] | type[HeuristicSnake]] = {
     "random": RandomSnake,
     "heuristic": HeuristicSnake,
 }
@@ -16,11 +16,11 @@ POLICIES: dict[str, type[RandomSnake] | type[HeuristicSnake]] = {
 def make_policy(slug: str, **kw: Any) -> RandomSnake | HeuristicSnake:
     """A Snake policy by slug (`random`, `heuristic`); keyword arguments go to its class."""
     try:
-        cls = POLICIES[slug]
+        cls = BUILTINS[slug]
     except KeyError:
-        choices = sorted(POLICIES)
+        choices = sorted(BUILTINS)
         raise ValueError(f"unknown Snake policy {slug!r}; choose one of {choices}") from None
     return cls(**kw)
 
 
-__all__ = ["POLICIES", "HeuristicSnake", "RandomSnake", "make_policy"]
+__all__ = ["BUILTINS", "HeuristicSnake", "RandomSnake", "make_policy"]

@@ -9,7 +9,7 @@ from policies.tetris.heuristic import HeuristicBrain
 from policies.tetris.random_brain import RandomBrain
 from policies.tetris.search import SearchBrain
 
-BRAINS: dict[str, type[RandomBrain] | type[HeuristicBrain] | type[SearchBrain]] = {
+BUILTINS: dict[str, type[RandomBrain] | type[HeuristicBrain] | type[SearchBrain]] = {
     "random": RandomBrain,
     "heuristic": HeuristicBrain,
     "search": SearchBrain,
@@ -20,9 +20,11 @@ BRAINS: dict[str, type[RandomBrain] | type[HeuristicBrain] | type[SearchBrain]] 
 def make_brain(slug: str, **kw: Any) -> RandomBrain | HeuristicBrain | SearchBrain:
     """A brain by slug (`random`, `heuristic`, `search`); keyword arguments go to its class."""
     try:
-        cls = BRAINS[slug]
+        cls = BUILTINS[slug]
     except KeyError:
-        raise ValueError(f"unknown Tetris brain {slug!r}; choose one of {sorted(BRAINS)}") from None
+        raise ValueError(
+            f"unknown Tetris brain {slug!r}; choose one of {sorted(BUILTINS)}"
+        ) from None
     return cls(**kw)
 
 
@@ -39,9 +41,9 @@ def warmup() -> float:
     t0 = time.perf_counter()
     warm_engine()
     question = TetrisGame("warmup").question()
-    for cls in BRAINS.values():
+    for cls in BUILTINS.values():
         cls().act(question, None)
     return time.perf_counter() - t0
 
 
-__all__ = ["BRAINS", "HeuristicBrain", "RandomBrain", "SearchBrain", "make_brain", "warmup"]
+__all__ = ["BUILTINS", "HeuristicBrain", "RandomBrain", "SearchBrain", "make_brain", "warmup"]

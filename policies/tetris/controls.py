@@ -215,3 +215,10 @@ class RandomTetrisControls(PolicyIdentity):
         key = f"tetris-random:{self.seed}:{question.decision}:{question.state_hash}".encode()
         draw = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
         return TetrisControlAnswer(action=CONTROLS[draw % len(CONTROLS)])
+
+
+BUILTINS: dict[str, type[RandomTetrisControls] | type[HeuristicTetrisControls]] = {
+    "random": RandomTetrisControls,
+    "heuristic": HeuristicTetrisControls,
+}
+"""Policy slug -> class, for Tetris with primitive controls (NARCADE)."""

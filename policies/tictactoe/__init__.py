@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from policies.tictactoe.sparring import (
     GreedyPlayer,
     PerfectPlayer,
@@ -10,7 +12,7 @@ from policies.tictactoe.sparring import (
     TacticianPlayer,
 )
 
-PLAYERS: dict[
+BUILTINS: dict[
     str, type[RandomPlayer] | type[GreedyPlayer] | type[TacticianPlayer] | type[PerfectPlayer]
 ] = {
     "random": RandomPlayer,
@@ -24,16 +26,16 @@ PLAYERS: dict[
 def make_player(slug: str, seed: int = 0) -> SparringPlayer:
     """A sparring player by slug (`random`, `greedy`, `tactician`, `perfect`)."""
     try:
-        cls = PLAYERS[slug]
+        cls = BUILTINS[slug]
     except KeyError:
         raise ValueError(
-            f"unknown tic-tac-toe player {slug!r}; choose one of {list(PLAYERS)}"
+            f"unknown tic-tac-toe player {slug!r}; choose one of {list(BUILTINS)}"
         ) from None
     return cls(seed=seed)
 
 
 __all__ = [
-    "PLAYERS",
+    "BUILTINS",
     "GreedyPlayer",
     "PerfectPlayer",
     "RandomPlayer",
@@ -41,3 +43,17 @@ __all__ = [
     "TacticianPlayer",
     "make_player",
 ]
+
+
+def make_text_engine_policy(kind: str, body: str, options: Any) -> Any:
+    """A `bf:PATH` or `cmd:COMMAND` engine speaking the arena's text contract (the position on
+    stdin, `row col` on stdout)."""
+    from pathlib import Path
+
+    from policies.engines.brainfuck.engine import BrainfuckEngine, CommandEngine
+
+    if kind == "bf":
+        return BrainfuckEngine(Path(body))
+    if kind == "cmd":
+        return CommandEngine(body, timeout_ms=options.timeout_ms or 10_000.0)
+    raise ValueError(f"{kind}: engines do not play tic-tac-toe")

@@ -15,8 +15,6 @@ import numpy.typing as npt
 from scipy import stats as _sps
 from scipy.special import expit
 
-from evaluation.records import GameResult
-
 FloatArray = npt.NDArray[np.float64]
 
 ELO_CENTRE = 1500.0
@@ -352,23 +350,3 @@ def brier(pairs: Iterable[tuple[float, bool]]) -> float | None:
     risk = _finite_array((r for r, _ in data), "risks")
     outcome = np.asarray([1.0 if o else 0.0 for _, o in data])
     return float(np.mean((risk - outcome) ** 2))
-
-
-def median_latency(results: Iterable[GameResult]) -> float | None:
-    """Median milliseconds over every completed call of the games (both modes); None if none."""
-    values = [ms for r in results for ms in r.latencies_ms]
-    return float(np.median(values)) if values else None
-
-
-def cost_per_100(results: Iterable[GameResult]) -> float | None:
-    """Reported USD per hundred decisions over the games given (both modes).
-
-    None when no game reported a cost (a local brain, shown as a dash) or no decision was made.
-    Calls the provider left unpriced add decisions but no cost; they are counted separately.
-    """
-    games = list(results)
-    reported = [r.cost_usd for r in games if r.cost_usd is not None]
-    decisions = sum(r.decisions for r in games)
-    if not reported or decisions == 0:
-        return None
-    return 100.0 * math.fsum(reported) / decisions

@@ -9,9 +9,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evaluation.core.cli_options import (
+    add_model_options,
+    add_policy_option,
+    policies_from,
+    spec_options,
+)
+
 if TYPE_CHECKING:
-    from evaluation.benchmarks.tetris import RunConfig
-    from evaluation.records import GameResult
+    from evaluation.benchmarks.tetris_bench.records import GameResult
+    from evaluation.benchmarks.tetris_bench.runner import RunConfig
+    from policies.specs import SpecOptions
 
 # The benchmark modules compile kernels and load scipy: they are imported when a command runs,
 # so `arcade-eval --help` stays instant.
@@ -19,64 +27,22 @@ LOCAL_BRAINS = ("random", "heuristic", "search")
 IQ_BUDGET_MS = 20_000.0
 
 
-def make_tetris_brain(
-    slug: str, *, models_file: str | None = None, base_url: str | None = None
-) -> Any:
-    """A brain from its slug (`random`, `heuristic`, `search`, `llm:<model slug>`).
+def make_tetris_brain(spec: str, options: SpecOptions | None = None) -> Any:
+    """The brain a policy SPEC names for Tetris Bench (`random`, `heuristic`, `search`,
+    `llm:SLUG`, `py:MODULE:FACTORY`, ...). Local kernels are compiled (or loaded) here, not inside
+    the first timed decision; an LLM brain makes its pre-flight call here."""
+    from evaluation.benchmarks.tetris_bench.runner import RunError
+    from policies.specs import SpecError, make_policy
 
-    An LLM brain makes one real pre-flight call here, so a bad key, model or server stops the
-    run before any game starts. Unknown slugs stop with the list of known ones.
-    """
-    from evaluation.benchmarks.tetris import RunError
+    try:
+        brain = make_policy(spec, "tetris", options)
+    except SpecError as error:
+        raise RunError(str(error)) from None
+    if spec in LOCAL_BRAINS:
+        from policies.tetris import warmup
 
-    if slug.startswith("llm:"):
-        from policies.llm import PreflightError, RegistryError, make_llm_brain, preflight
-
-        try:
-            brain = make_llm_brain(
-                slug.removeprefix("llm:"), models_file=models_file, base_url=base_url
-            )
-            preflight(brain.spec, brain.client)
-        except (RegistryError, PreflightError, OSError) as error:
-            raise RunError(f"{slug}: {error}") from None
-        return brain
-    from policies.tetris import make_brain, warmup
-
-    if slug not in LOCAL_BRAINS:
-        raise RunError(
-            f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)} or llm:<model slug> "
-            "(see arcade-eval models list)"
-        )
-    warmup()  # compile (or load) the kernels now, not inside the first timed decision
-    return make_brain(slug)
-
-
-def _parse_brains(text: str) -> list[str]:
-    from evaluation.benchmarks.tetris import RunError
-
-    brains = [b.strip() for b in text.split(",") if b.strip()]
-    if not brains or len(set(brains)) != len(brains):
-        raise RunError("--brains needs distinct brain slugs, e.g. random,heuristic,search")
-    for slug in brains:
-        if slug not in LOCAL_BRAINS and not (slug.startswith("llm:") and len(slug) > 4):
-            raise RunError(
-                f"unknown brain {slug!r}: choose from {', '.join(LOCAL_BRAINS)} or "
-                "llm:<model slug> (see arcade-eval models list)"
-            )
-    return brains
-
-
-def _add_model_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--models-file",
-        metavar="PATH",
-        help="model registry (TOML or JSON) for llm:<slug> brains (default: the built-in one)",
-    )
-    parser.add_argument(
-        "--base-url",
-        metavar="URL",
-        help="OpenAI-compatible endpoint for llm:<slug> brains, e.g. http://127.0.0.1:11434/v1",
-    )
+        warmup()
+    return brain
 
 
 def add_parsers(sub: Any) -> None:
@@ -91,10 +57,11 @@ def add_parsers(sub: Any) -> None:
             "re-running the same command into the same directory resumes it."
         ),
     )
-    tetris.add_argument(
-        "--brains",
+    add_policy_option(
+        tetris,
+        aliases=("--brains",),
         default="random,heuristic,search",
-        help="comma-separated brain slugs (default: random,heuristic,search)",
+        builtins=", ".join(LOCAL_BRAINS),
     )
     tetris.add_argument(
         "--official", action="store_true", help="all 30 public seeds, IQ (add Blitz with --modes)"
@@ -127,7 +94,7 @@ def add_parsers(sub: Any) -> None:
         default=1,
         help="games played at once (for LLM brains; results equal a serial run; default 1)",
     )
-    _add_model_options(tetris)
+    add_model_options(tetris)
     tetris.add_argument("--no-progress", action="store_true", help="no progress bar")
     tetris.set_defaults(handler=cmd_tetris)
 
@@ -137,25 +104,23 @@ def add_parsers(sub: Any) -> None:
         description="Ask a brain the ten probe positions in both candidate orders. It passes when "
         "it never picks a candidate that adds a hole.",
     )
-    probe.add_argument("--brain", required=True, help="brain slug, e.g. heuristic")
+    add_policy_option(probe, aliases=("--brain",), builtins=", ".join(LOCAL_BRAINS))
     probe.add_argument("--json", metavar="PATH", help="also write the report as JSON")
-    _add_model_options(probe)
+    add_model_options(probe)
     probe.set_defaults(handler=cmd_probe)
-
-    models = sub.add_parser(
-        "models",
-        help="list the LLM models the registry knows (use them as --brains llm:<slug>)",
-        description="Models come from a TOML or JSON registry: a new hosted model needs no code.",
-    )
-    models.add_argument("action", choices=["list"], help="what to do (list)")
-    models.add_argument("--models-file", metavar="PATH", help="registry file (default: built-in)")
-    models.set_defaults(handler=cmd_models)
 
 
 def _config(args: argparse.Namespace) -> RunConfig:
-    from evaluation.benchmarks.tetris import RunConfig, RunError, parse_modes, parse_seeds
+    from evaluation.benchmarks.tetris_bench.runner import (
+        RunConfig,
+        RunError,
+        parse_modes,
+        parse_seeds,
+    )
 
-    brains = _parse_brains(args.brains)
+    brains = policies_from(args)
+    if not brains:
+        raise RunError("--policy needs at least one policy, e.g. heuristic")
     seed_set, seeds = parse_seeds(args.seeds, args.official)
     default_modes = "iq" if args.official else "iq,blitz"
     modes = parse_modes(args.modes or default_modes)
@@ -181,8 +146,13 @@ def cmd_tetris(args: argparse.Namespace) -> int:
     """Run (or resume) a Tetris Bench run and print its leaderboard."""
     from tqdm import tqdm
 
-    from evaluation.benchmarks.tetris import RunError, run_tetris_bench
-    from evaluation.leaderboard import merge_index, to_json, to_markdown, to_text
+    from evaluation.benchmarks.tetris_bench.leaderboard import (
+        merge_index,
+        to_json,
+        to_markdown,
+        to_text,
+    )
+    from evaluation.benchmarks.tetris_bench.runner import RunError, run_tetris_bench
 
     try:
         config = _config(args)
@@ -199,8 +169,8 @@ def cmd_tetris(args: argparse.Namespace) -> int:
                 bar.set_postfix_str(f"score {result.score} ({result.end_reason})")
                 bar.update(1)
 
-        def factory(slug: str) -> Any:
-            return make_tetris_brain(slug, models_file=args.models_file, base_url=args.base_url)
+        def factory(spec: str) -> Any:
+            return make_tetris_brain(spec, spec_options(args))
 
         try:
             outcome = run_tetris_bench(
@@ -218,6 +188,15 @@ def cmd_tetris(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    if outcome.aborted:
+        for line in outcome.aborted:
+            print(f"aborted (not counted): {line}", file=sys.stderr)
+        print(
+            f"{len(outcome.aborted)} games aborted by failures on our side (service, rate "
+            f"limit); repeat the command with --output-dir {output_dir} to play them again",
+            file=sys.stderr,
+        )
+        return 1
     assert outcome.leaderboard is not None
     board = outcome.leaderboard
     (output_dir / "leaderboard.json").write_text(json.dumps(to_json(board), indent=1) + "\n")
@@ -236,11 +215,14 @@ def cmd_tetris(args: argparse.Namespace) -> int:
 
 def cmd_probe(args: argparse.Namespace) -> int:
     """Run the probe for one brain; exit 1 when it fails."""
-    from evaluation.benchmarks.tetris import RunError
-    from evaluation.probe import format_report, run_probe
+    from evaluation.benchmarks.tetris_bench.probe import format_report, run_probe
+    from evaluation.benchmarks.tetris_bench.runner import RunError
 
     try:
-        brain = make_tetris_brain(args.brain, models_file=args.models_file, base_url=args.base_url)
+        specs = policies_from(args)
+        if len(specs) != 1:
+            raise RunError("probe takes exactly one --policy, e.g. --policy heuristic")
+        brain = make_tetris_brain(specs[0], spec_options(args))
     except RunError as error:
         print(f"arcade-eval probe: {error}", file=sys.stderr)
         return 2
@@ -249,25 +231,3 @@ def cmd_probe(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n")
     return 0 if report.passed else 1
-
-
-def cmd_models(args: argparse.Namespace) -> int:
-    """Print the model registry, one model per line."""
-    from policies.llm import RegistryError, list_models
-
-    try:
-        specs = list_models(args.models_file)
-    except (RegistryError, OSError) as error:
-        print(f"arcade-eval models: {error}", file=sys.stderr)
-        return 2
-    for spec in specs:
-        key = spec.api_key_env or "no key"
-        price = (
-            "unpriced"
-            if spec.pricing is None
-            else f"${spec.pricing.input}/{spec.pricing.output} per M"
-        )
-        schema = "json-schema" if spec.json_schema else "free text"
-        name = f"llm:{spec.slug}"
-        print(f"{name:<26} {spec.provider:<12} {spec.model:<36} {schema:<11} {key:<20} {price}")
-    return 0

@@ -1,7 +1,7 @@
 """The Tetris Bench leaderboard: one row per brain, ranked by mean IQ score, and its index file.
 
 Only IQ is ranked; Blitz is reported beside it. The ±95% column, the `≈` marker and the Elo
-footnote all come from `evaluation.stats`, computed over the IQ seeds every brain played.
+footnote all come from `evaluation.core.stats`, computed over the IQ seeds every brain played.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluation.records import GameResult
-from evaluation.stats import (
+import numpy as np
+
+from evaluation.benchmarks.tetris_bench.records import GameResult
+from evaluation.core.stats import (
     PRIOR_PRECISION,
     HeadToHead,
     bradley_terry,
     brier,
     bt_bootstrap,
-    cost_per_100,
-    median_latency,
     paired_bootstrap,
     seed_comparisons,
     t_interval,
@@ -105,6 +105,26 @@ class Leaderboard:
 
 
 # --------------------------------------------------------------------------- validation
+
+
+def median_latency(results: Iterable[GameResult]) -> float | None:
+    """Median milliseconds over every completed call of the games (both modes); None if none."""
+    values = [ms for r in results for ms in r.latencies_ms]
+    return float(np.median(values)) if values else None
+
+
+def cost_per_100(results: Iterable[GameResult]) -> float | None:
+    """Reported USD per hundred decisions over the games given (both modes).
+
+    None when no game reported a cost (a local brain, shown as a dash) or no decision was made.
+    Calls the provider left unpriced add decisions but no cost; they are counted separately.
+    """
+    games = list(results)
+    reported = [r.cost_usd for r in games if r.cost_usd is not None]
+    decisions = sum(r.decisions for r in games)
+    if not reported or decisions == 0:
+        return None
+    return 100.0 * math.fsum(reported) / decisions
 
 
 def _check_one_ruleset(results: Sequence[GameResult], where: str = "results") -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from arcade_gym.seeds import load_json
 from arcade_gym.tetris.contract import AgentInput, validate
 from arcade_gym.tetris.game import TetrisGame
-from evaluation.policy_call import call_policy
+from evaluation.core.policy_call import call_policy
 from policies.base import DecisionContext
 
 PROBE_FILE = "tetris/probe-v1.json"

@@ -7,29 +7,29 @@ A run lives in one output directory:
     results/<brain>/<mode>/<seed>.json the GameResult of each finished game
     leaderboard.json, leaderboard.md  the table, written at the end
 
-Re-running the same command into the same directory resumes: finished games are kept, a game cut
-short is set aside (its log renamed, never overwritten) and played again. A directory holding
-another run, or anything else, is refused.
+Re-running the same command into the same directory resumes (`evaluation/core/rundir.py`): a
+game counts as finished when its log verifies and its result agrees with it; a game cut short, or
+aborted by a failure on our side, is set aside (renamed, never overwritten) and played again. A
+directory holding another run, or anything else, is refused.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arcade_gym import __version__
 from arcade_gym.seeds import load_json
 from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
-from evaluation.harness import play_tetris
-from evaluation.leaderboard import Leaderboard, build_leaderboard
-from evaluation.logs import utc_now_iso
-from evaluation.records import GameResult
+from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
+from evaluation.benchmarks.tetris_bench.leaderboard import Leaderboard, build_leaderboard
+from evaluation.benchmarks.tetris_bench.records import GameResult
+from evaluation.core.episode import GameAbortedError, RunStoppedError
+from evaluation.core.rundir import RunDir, RunDirError
+from evaluation.core.verify import verify_log
 
 SEEDS_FILE = "tetris/public-seeds.json"
 QUICK_SEEDS = 3
@@ -114,88 +114,19 @@ class RunOutcome:
     missing: list[tuple[str, str, str]] = field(default_factory=list)
     leaderboard: Leaderboard | None = None
     interrupted: bool = False
+    aborted: list[str] = field(default_factory=list)
 
 
-def _safe(slug: str) -> str:
-    """A brain slug as a folder name (`llm:vendor/model` -> `llm_vendor_model`)."""
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in slug)
-
-
-class RunDirectory:
-    """The output directory of one run: layout, manifest, resume and refusal rules."""
-
-    MANIFEST = "manifest.json"
-
-    def __init__(self, path: Path, config: RunConfig) -> None:
-        self.path = path
-        self.config = config
-
-    def check(self) -> None:
-        """Refuse a directory that holds anything but this same run (nothing is written)."""
-        manifest = self.path / self.MANIFEST
-        if self.path.exists() and not self.path.is_dir():
-            raise RunError(f"{self.path} is a file; --output-dir needs a directory")
-        if self.path.exists() and any(self.path.iterdir()):
-            if not manifest.exists():
-                raise RunError(
-                    f"{self.path} is not empty and holds no Tetris Bench run; "
-                    "choose a new or empty --output-dir"
-                )
-            earlier = json.loads(manifest.read_text())
-            if earlier.get("config") != self.config.to_dict():
-                raise RunError(
-                    f"{self.path} holds another run (different brains, seeds, modes or caps); "
-                    "choose a new --output-dir, or repeat that run's exact command to resume it"
-                )
-
-    def log_path(self, brain: str, mode: str, seed: str) -> Path:
-        return self.path / "logs" / _safe(brain) / mode / f"{seed}.jsonl"
-
-    def result_path(self, brain: str, mode: str, seed: str) -> Path:
-        return self.path / "results" / _safe(brain) / mode / f"{seed}.json"
-
-    def finished(self, brain: str, mode: str, seed: str) -> GameResult | None:
-        path = self.result_path(brain, mode, seed)
-        if not path.exists():
-            return None
-        return GameResult.from_dict(json.loads(path.read_text()))
-
-    def set_aside_partial_log(self, brain: str, mode: str, seed: str) -> Path | None:
-        """Rename the log of a game cut short so it is kept and the game can be replayed."""
-        log = self.log_path(brain, mode, seed)
-        if not log.exists():
-            return None
-        n = 1
-        while (aside := log.with_name(f"{log.name}.interrupted-{n}")).exists():
-            n += 1
-        log.rename(aside)
-        return aside
-
-    def save_result(self, brain: str, mode: str, seed: str, result: GameResult) -> None:
-        path = self.result_path(brain, mode, seed)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(path, json.dumps(result.to_dict(), indent=1) + "\n")
-
-    def write_manifest(self, status: str, done: Sequence[tuple[str, str, str]]) -> None:
-        done_set = set(done)
-        missing = [g for g in self.config.games() if g not in done_set]
-        manifest = {
-            "benchmark": "tetris-bench",
-            "packageVersion": __version__,
-            "config": self.config.to_dict(),
-            "status": status,
-            "updatedAt": utc_now_iso(),
-            "games": len(self.config.games()),
-            "finished": len(done_set),
-            "missing": [{"brain": b, "mode": m, "seed": s} for b, m, s in missing],
-        }
-        _write_atomically(self.path / self.MANIFEST, json.dumps(manifest, indent=1) + "\n")
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
+    """A saved result agrees with its log's result line (end, score, lines, pieces, ticks)."""
+    pairs = {
+        "end_reason": "endReason",
+        "score": "score",
+        "lines": "lines",
+        "pieces": "pieces",
+        "ticks": "ticks",
+    }
+    return all(saved.get(ours) == logged.get(theirs) for ours, theirs in pairs.items())
 
 
 ProgressFn = Callable[[str, str, str, GameResult | None], None]
@@ -215,56 +146,73 @@ def run_tetris_bench(
     *,
     progress: ProgressFn | None = None,
     concurrency: int = 1,
+    say: Callable[[str], None] = print,
 ) -> RunOutcome:
     """Play every game of `config` into `output_dir` (resuming), then build the leaderboard.
 
     Up to `concurrency` games run at once; each game has its own log and result, so the outcome
     is the same as a serial run. A KeyboardInterrupt stops the run (running games finish first
     when concurrent): the manifest says what is missing and the outcome is marked interrupted.
-    A brain whose `fatal_error` is set after a game stops the batch with FatalBrainError; that
-    game is set aside so a resumed run plays it again.
+    A brain whose `fatal_error` is set after a game stops the batch with FatalBrainError; a game
+    aborted by a failure on our side (`policies.base.ServiceFailureError`) is set aside and
+    listed in `aborted`; both are played again by a resumed run. The leaderboard is built only when no
+    game is missing.
     """
     if concurrency < 1:
         raise RunError("--concurrency must be >= 1")
-    run_dir = RunDirectory(output_dir, config)
-    run_dir.check()
+    run_dir = RunDir(output_dir, BENCHMARK_ID, config.to_dict())
+    try:
+        run_dir.prepare(resume=None)
+    except RunDirError as error:
+        raise RunError(str(error)) from None
+    files = {game: run_dir.game(*game) for game in config.games()}
     policies = {slug: make_policy(slug) for slug in config.brains}  # pre-flight happens here
-    run_dir.path.mkdir(parents=True, exist_ok=True)
     finished: dict[Game, GameResult] = {}
     todo: list[Game] = []
     for game in config.games():
-        earlier = run_dir.finished(*game)
+        earlier = run_dir.finished(files[game], _agrees, verify_log, say)
         if earlier is None:
             todo.append(game)
         else:
-            finished[game] = earlier
+            finished[game] = GameResult.from_dict(earlier)
     lock = threading.Lock()
-    run_dir.write_manifest("running", list(finished))
+    games = config.games()
+    run_dir.write_manifest("running", games, list(finished))
+    aborted: list[str] = []
 
     def play(game: Game) -> None:
         brain, mode, seed = game
-        run_dir.set_aside_partial_log(brain, mode, seed)
         if progress:
             progress(brain, mode, seed, None)
-        log = run_dir.log_path(brain, mode, seed)
-        log.parent.mkdir(parents=True, exist_ok=True)
-        result = play_tetris(
-            policies[brain],
-            seed,
-            mode,
-            log,
-            budget_ms=config.budget_ms,
-            piece_cap=config.piece_cap,
-            tick_cap=config.tick_cap,
-        )
+        where = files[game]
+        where.log.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            result = play_tetris(
+                policies[brain],
+                seed,
+                mode,
+                where.log,
+                budget_ms=config.budget_ms,
+                piece_cap=config.piece_cap,
+                tick_cap=config.tick_cap,
+            )
+        except GameAbortedError as abort:
+            run_dir.abandon(where, "aborted")
+            with lock:
+                aborted.append(f"{brain} {mode} {seed}: {abort.reason}")
+            return
+        except (RunStoppedError, KeyboardInterrupt):
+            run_dir.abandon(where, "interrupted")
+            raise
         fatal = getattr(policies[brain], "fatal_error", None)
         if fatal is not None:
-            run_dir.set_aside_partial_log(brain, mode, seed)
+            run_dir.abandon(where, "aborted")
             raise FatalBrainError(f"brain {brain} cannot answer: {fatal}")
-        run_dir.save_result(brain, mode, seed, result)
+        result.log_path = str(where.log)
+        run_dir.save_result(where, result.to_dict())
         with lock:
             finished[game] = result
-            run_dir.write_manifest("running", list(finished))
+            run_dir.write_manifest("running", games, list(finished))
         if progress:
             progress(brain, mode, seed, result)
 
@@ -275,16 +223,18 @@ def run_tetris_bench(
                 play(game)
         else:
             _play_concurrently(play, todo, concurrency)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, RunStoppedError):
         interrupted = True
     except FatalBrainError:
-        run_dir.write_manifest("stopped", list(finished))
+        run_dir.write_manifest("stopped", games, list(finished))
         raise
-    done = [g for g in config.games() if g in finished]
+    done = [g for g in games if g in finished]
     outcome = RunOutcome(output_dir, [finished[g] for g in done], interrupted=interrupted)
-    outcome.missing = [g for g in config.games() if g not in finished]
-    run_dir.write_manifest("interrupted" if interrupted else "complete", done)
-    if not interrupted and outcome.results:
+    outcome.missing = [g for g in games if g not in finished]
+    outcome.aborted = aborted
+    status = "interrupted" if interrupted else ("aborted" if aborted else "complete")
+    run_dir.write_manifest(status, games, done, {"aborted": aborted})
+    if not interrupted and not outcome.missing and outcome.results:
         outcome.leaderboard = build_leaderboard(outcome.results)
     return outcome
 

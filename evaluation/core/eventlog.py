@@ -1,24 +1,27 @@
-"""The JSONL event log of one game: a header, one event per question, a result.
+"""The JSONL event log every benchmark writes: a header, one line per decision, a result line.
 
-The log is the recording a game is verified from (`evaluation.verify`), so it stores every answer
-exactly as the brain gave it. Answers are anything a brain returned, so they are made JSON-safe
-reversibly (`to_jsonable` / `from_jsonable`): whatever JSON cannot say (NaN, infinities, tuples,
-bytes, non-string keys, huge ints, arbitrary objects) becomes a small tagged object
-`{"$type": ..., "value": ...}` that decodes to a value the validator judges the same way.
+The log is the recording a game is verified from (`evaluation/core/verify.py` replays it through
+the same episode loop), so it stores every answer exactly as the policy gave it. Answers are
+anything a policy returned, so they are made JSON-safe reversibly (`to_jsonable` /
+`from_jsonable`): whatever JSON cannot say (NaN, infinities, tuples, bytes, non-string keys, huge
+ints, arbitrary objects) becomes a small tagged object `{"$type": ..., "value": ...}` that decodes
+to a value the validator judges the same way.
 
-Lines are written and flushed one at a time (`shared/DESIGN.md`, reliability): a crash leaves every
-finished line readable, and `read_log` tolerates a cut-off last line and says so.
+Lines are written and flushed one at a time: a crash leaves every finished line readable, and
+`read_log` tolerates a cut-off last line and says so.
 
-Format (`logVersion` 1), one JSON object per line:
+Format (`logVersion` 2), one JSON object per line:
 
-- `{"type": "header", "ruleset", "seed", "mode", "brain": {slug, name, description, kind,
-  adapterVersion, ...}, "packageVersion", "startedAt", "budgetMs", "pieceCap", "tickCap", "clock",
-  "logVersion": 1}`
-- `{"type": "tick", "tick", "stateHash", "answer", "verdict": {status, reason, notes, placement},
-  "call": {status, error}, "played", "hold", "risk", "latencyMs", "costUsd", "blitz"?,
-  "scoreAfter"}` per question. `verdict.status` is the tick's class: valid, invalid, stale, error or
-  timeout (the last two when the call gave no answer; `answer` is then null).
-- `{"type": "result", "endReason", "score", "lines", "pieces", "ticks", "level"}` once, last.
+- `{"type": "header", "logVersion": 2, "benchmark", "versions": {...}, "seed", "policy": {slug,
+  name, kind, ...}, "settings": {...}, "packageVersion", "startedAt"}`: `benchmark` picks the
+  replayer; `versions` hold the rule and protocol versions the game was played under;
+- `{"type": "decision", "n", "call": {status, answer, error, latencyMs, elapsedMs, usage?},
+  ...}` per decision, the rest of the fields the benchmark's own;
+- `{"type": "result", "endReason", ...}` once, last. `endReason` "interrupted", "aborted" or
+  "stopped" marks a game that did not finish (never counted, replayed on resume).
+
+Tetris Bench logs of `logVersion` 1 (`tick` lines, no `benchmark`) are still read: the Tetris
+Bench replayer upgrades them.
 """
 
 from __future__ import annotations
@@ -39,8 +42,10 @@ import numpy as np
 from pydantic import BaseModel
 
 import arcade_gym
+from arcade_gym.core.wire import WireModel
 
-LOG_VERSION = 1
+LOG_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 TAG = "$type"
 """Key marking a tagged (non-JSON) value; plain dicts that use it are themselves tagged."""
 
@@ -155,10 +160,9 @@ def _encode_float(number: float) -> Any:
 
 
 def _is_agent_answer(value: BaseModel) -> bool:
-    """The validator reads an AgentAnswer as its dump; any other model is not an answer."""
-    from arcade_gym.tetris.contract import AgentAnswer
-
-    return isinstance(value, AgentAnswer)
+    """A contract model (`arcade_gym/core/wire.py`) is recorded as its wire dump, which is what
+    the validators read; any other model is opaque."""
+    return isinstance(value, WireModel)
 
 
 def from_jsonable(value: Any) -> Any:
@@ -211,45 +215,24 @@ def utc_now_iso() -> str:
 
 def header_event(
     *,
-    ruleset: str,
+    benchmark: str,
+    versions: Mapping[str, Any],
     seed: str | int,
-    mode: str,
-    brain: Mapping[str, Any],
-    budget_ms: float | None,
-    piece_cap: int,
-    tick_cap: int,
-    clock: str | None = None,
+    policy: Mapping[str, Any],
+    settings: Mapping[str, Any],
     started_at: str | None = None,
 ) -> dict[str, Any]:
-    """The first line of a log: what was played, by whom, under which limits."""
+    """The first line of a log: which benchmark, under which versions, what was played by whom."""
     return {
         "type": "header",
-        "ruleset": ruleset,
+        "logVersion": LOG_VERSION,
+        "benchmark": benchmark,
+        "versions": dict(versions),
         "seed": seed,
-        "mode": mode,
-        "brain": to_jsonable(dict(brain)),
+        "policy": to_jsonable(dict(policy)),
+        "settings": to_jsonable(dict(settings)),
         "packageVersion": arcade_gym.__version__,
         "startedAt": started_at or utc_now_iso(),
-        "budgetMs": budget_ms,
-        "pieceCap": piece_cap,
-        "tickCap": tick_cap,
-        "clock": clock,
-        "logVersion": LOG_VERSION,
-    }
-
-
-def result_event(
-    *, end_reason: str | None, score: int, lines: int, pieces: int, ticks: int, level: int
-) -> dict[str, Any]:
-    """The last line of a finished game."""
-    return {
-        "type": "result",
-        "endReason": end_reason,
-        "score": score,
-        "lines": lines,
-        "pieces": pieces,
-        "ticks": ticks,
-        "level": level,
     }
 
 
@@ -272,6 +255,14 @@ class GameLog:
                 "choose a new path or move the old log away"
             ) from None
         self.lines = 0
+
+    def decision(self, event: Mapping[str, Any]) -> None:
+        """A decision line (the episode loop's sink)."""
+        self.write(event)
+
+    def result(self, event: Mapping[str, Any]) -> None:
+        """The result line (the episode loop's sink)."""
+        self.write(event)
 
     def write(self, event: Mapping[str, Any]) -> None:
         """Append one event as a line and flush it, so readers and crashes see whole lines."""
@@ -355,10 +346,10 @@ def _split(
     if not records or records[0].get("type") != "header":
         raise LogFormatError(f"{path}: the first line is not a header")
     header = records[0]
-    if header.get("logVersion") != LOG_VERSION:
+    if header.get("logVersion") not in READABLE_VERSIONS:
         raise LogFormatError(
-            f"{path}: logVersion {header.get('logVersion')!r} is not supported (expected "
-            f"{LOG_VERSION})"
+            f"{path}: logVersion {header.get('logVersion')!r} is not supported (this version "
+            f"reads {', '.join(map(str, READABLE_VERSIONS))})"
         )
     events: list[dict[str, Any]] = []
     result: dict[str, Any] | None = None
@@ -366,7 +357,7 @@ def _split(
         kind = record.get("type")
         if result is not None:
             raise LogFormatError(f"{path}:{number}: a {kind!r} line after the result")
-        if kind == "tick":
+        if kind in ("decision", "tick"):
             events.append(record)
         elif kind == "result":
             result = record

@@ -8,7 +8,7 @@ worker is replaced (the old one exits whenever the policy returns). Asynchronous
 a timeout really cancels the coroutine (and with it any network request it awaits).
 
 The overhead is a thread handoff (a few tens of microseconds), measured by
-`python -m evaluation.policy_call`.
+`python -m evaluation.core.policy_call`.
 """
 
 from __future__ import annotations
@@ -25,9 +25,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from policies.base import AsyncPolicy, DecisionContext, Policy, PolicyKind
+from policies.base import (
+    AsyncPolicy,
+    DecisionContext,
+    Policy,
+    PolicyKind,
+    RunStopError,
+    ServiceFailureError,
+)
 
-CallStatus = Literal["ok", "error", "timeout"]
+CallStatus = Literal["ok", "error", "timeout", "service", "stop"]
+"""`service`: a failure on our side (`policies.base.ServiceFailureError`), never the policy's fault;
+`stop`: the run must stop now, resumably (`policies.base.RunStopError`, e.g. a cost cap)."""
 
 ASYNC_GRACE_S = 0.25
 """How long past its timeout an async call may take to wind down before the loop is presumed
@@ -56,6 +65,15 @@ class CallOutcome:
         return self.status == "ok"
 
 
+def failure_status(exc: BaseException) -> CallStatus:
+    """How an exception out of a policy counts: the policy's error, our service's, or a stop."""
+    if isinstance(exc, ServiceFailureError):
+        return "service"
+    if isinstance(exc, RunStopError):
+        return "stop"
+    return "error"
+
+
 def describe_exception(exc: BaseException) -> str:
     """`Type: message`, bounded, and safe even when `str(exc)` itself raises."""
     try:
@@ -73,13 +91,14 @@ def describe_exception(exc: BaseException) -> str:
 
 
 class _Job:
-    __slots__ = ("answer", "done", "error", "fn", "latency_ms")
+    __slots__ = ("answer", "done", "error", "fn", "latency_ms", "status")
 
     def __init__(self, fn: Callable[[], Any]) -> None:
         self.fn = fn
         self.done = threading.Event()
         self.answer: Any = None
         self.error: str | None = None
+        self.status: CallStatus = "error"
         self.latency_ms = 0.0
 
 
@@ -101,6 +120,7 @@ class _Worker:
                 job.answer = job.fn()
             except BaseException as exc:  # a policy's SystemExit is its failure, not ours
                 job.error = describe_exception(exc)
+                job.status = failure_status(exc)
             job.latency_ms = (time.perf_counter() - t0) * 1000.0
             job.done.set()
 
@@ -151,7 +171,7 @@ def _call_sync(
         return CallOutcome(None, "timeout", _timeout_text(timeout_s), waited)
     _release_worker(worker)
     if job.error is not None:
-        return CallOutcome(None, "error", job.error, job.latency_ms)
+        return CallOutcome(None, job.status, job.error, job.latency_ms)
     if inspect.isawaitable(job.answer):
         _discard_awaitable(job.answer)
         error = "act returned an awaitable; declare it `async def act` or implement act_async"
@@ -243,7 +263,7 @@ async def _run_async(
     try:
         result = act(question, ctx)
     except BaseException as exc:  # raised before the first await
-        return CallOutcome(None, "error", describe_exception(exc), _ms(t0))
+        return CallOutcome(None, failure_status(exc), describe_exception(exc), _ms(t0))
     try:
         if inspect.isawaitable(result):
             result = await asyncio.wait_for(_reraise_own_timeout(result), timeout_s)
@@ -259,7 +279,7 @@ async def _run_async(
             raise  # the harness itself cancelled this call (Ctrl-C): let it go
         return CallOutcome(None, "error", describe_exception(exc), _ms(t0))
     except BaseException as exc:
-        return CallOutcome(None, "error", describe_exception(exc), _ms(t0))
+        return CallOutcome(None, failure_status(exc), describe_exception(exc), _ms(t0))
     return CallOutcome(result, "ok", None, _ms(t0))
 
 

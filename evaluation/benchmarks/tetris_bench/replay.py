@@ -1,0 +1,90 @@
+"""Tetris Bench logs back into games: the episode a header starts, and logs of version 1 upgraded.
+
+`arcade-eval verify` (`evaluation/core/verify.py`) feeds the recorded calls through the one loop;
+this module only rebuilds the `TetrisEpisode` from the header and, for `logVersion` 1 logs
+(`tick` lines with the answer, latency and Blitz time at the top level), rewrites each tick into
+the current decision layout so old recordings still verify.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from arcade_gym.tetris.rules import RULESET_ID
+from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, TetrisEpisode
+from evaluation.core.eventlog import LogContents
+from evaluation.core.registry import Replay
+
+DETERMINISTIC = ("heuristic", "search")
+"""Built-in brains whose answers `verify` re-derives from the questions (a relabelled log fails)."""
+
+
+def reads_log(header: Mapping[str, Any]) -> bool:
+    """A version-1 Tetris Bench header (no `benchmark` key, the ruleset instead)."""
+    return header.get("logVersion") == 1 and header.get("ruleset") == RULESET_ID
+
+
+def _upgrade_tick(tick: Mapping[str, Any], n: int) -> dict[str, Any]:
+    blitz = tick.get("blitz")
+    call = tick.get("call") if isinstance(tick.get("call"), Mapping) else {}
+    event: dict[str, Any] = {
+        "type": "decision",
+        "n": n,
+        "call": {
+            "status": call.get("status"),
+            "answer": tick.get("answer"),
+            "error": call.get("error"),
+            "latencyMs": tick.get("latencyMs"),
+            "elapsedMs": blitz.get("elapsedMs") if isinstance(blitz, Mapping) else None,
+        },
+    }
+    for key in ("tick", "stateHash", "verdict", "played", "hold", "risk", "costUsd"):
+        event[key] = tick.get(key)
+    if isinstance(blitz, Mapping):
+        event["blitz"] = {"outcome": blitz.get("outcome"), "rowsFallen": blitz.get("rowsFallen")}
+    elif blitz is not None:
+        event["blitz"] = blitz
+    event["scoreAfter"] = tick.get("scoreAfter")
+    return event
+
+
+def replay(contents: LogContents) -> Replay:
+    """The game a Tetris Bench log starts from, with its decisions in the current layout."""
+    header = contents.header
+    version = int(header.get("logVersion", 2))
+    if version == 1:
+        settings: Mapping[str, Any] = header
+        events = [_upgrade_tick(tick, n) for n, tick in enumerate(contents.events)]
+        ruleset = header.get("ruleset")
+    else:
+        settings = header["settings"]
+        events = contents.events
+        ruleset = (header.get("versions") or {}).get("ruleset")
+    if ruleset != RULESET_ID:
+        raise ValueError(f"ruleset {ruleset!r} cannot be replayed by this engine ({RULESET_ID})")
+    budget = settings.get("budgetMs")
+    episode = TetrisEpisode(
+        header["seed"],
+        str(settings["mode"]),
+        budget_ms=float(budget) if budget is not None else 20_000.0,
+        piece_cap=int(settings["pieceCap"]),
+        tick_cap=int(settings["tickCap"]),
+        log_version=version,
+    )
+    result = None if contents.result is None else dict(contents.result)
+    if result is not None:
+        result.pop("type", None)
+        result = {"type": "result", **result}
+    return Replay(episode, events, result)
+
+
+def rederive(header: Mapping[str, Any]) -> Any:
+    """The deterministic built-in brain a header names (None for any other brain)."""
+    brain = header.get("policy") if header.get("benchmark") == BENCHMARK_ID else header.get("brain")
+    slug = brain.get("slug") if isinstance(brain, Mapping) else None
+    if slug not in DETERMINISTIC:
+        return None
+    from policies.tetris import make_brain
+
+    return make_brain(str(slug))

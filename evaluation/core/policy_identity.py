@@ -1,0 +1,32 @@
+"""The policy block of every log header and result: who played."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def policy_identity(policy: object) -> dict[str, Any]:
+    """`identity()` when the policy has one, else its attributes (slug, name, description, kind,
+    adapterVersion, and provider / model when set)."""
+    identity = getattr(policy, "identity", None)
+    if callable(identity):
+        try:
+            out = identity()
+        except Exception:
+            out = None
+        if isinstance(out, Mapping):
+            return dict(out)
+    fallback = type(policy).__name__
+    brain: dict[str, Any] = {
+        "slug": str(getattr(policy, "slug", fallback.lower())),
+        "name": str(getattr(policy, "name", fallback)),
+        "description": str(getattr(policy, "description", "")),
+        "kind": str(getattr(policy, "kind", "baseline")),
+        "adapterVersion": str(getattr(policy, "adapter_version", "1")),
+    }
+    for key in ("provider", "model"):
+        value = getattr(policy, key, None)
+        if value is not None:
+            brain[key] = str(value)
+    return brain

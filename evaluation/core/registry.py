@@ -1,0 +1,78 @@
+"""The benchmarks the command line and `verify` know: each benchmark folder registers one object.
+
+The core never imports a benchmark: `evaluation/benchmarks/__init__.py` registers them (one line
+each), and the CLI and `verify` read this registry.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from evaluation.core.eventlog import LogContents
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What a benchmark rebuilds from a log to replay it: the episode at its start, the recorded
+    decision events and result line (upgraded to the current format when the log is older)."""
+
+    episode: Any  # evaluation.core.episode.Episode
+    events: list[dict[str, Any]]
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark as the core sees it.
+
+    `log_ids` are the header `benchmark` values it replays; `reads_log` claims older headers
+    without one. `add_parsers(subparsers)` adds its sub-commands to `arcade-eval`. `replay`
+    rebuilds a game from a log (it may raise ValueError for a header it cannot start from).
+    `rederive`, when given, returns the policy that must have produced a log's answers if its
+    header names a deterministic built-in (None otherwise): `verify` then checks every answer.
+    """
+
+    name: str
+    summary: str
+    log_ids: tuple[str, ...]
+    add_parsers: Callable[[Any], None]
+    replay: Callable[[LogContents], Replay]
+    reads_log: Callable[[Mapping[str, Any]], bool] | None = None
+    rederive: Callable[[Mapping[str, Any]], Any] | None = None
+
+
+_BENCHMARKS: dict[str, Benchmark] = {}
+
+
+def register(benchmark: Benchmark) -> Benchmark:
+    """Add a benchmark (idempotent for the same object; a second one under a name is a bug)."""
+    known = _BENCHMARKS.get(benchmark.name)
+    if known is not None and known is not benchmark:
+        raise ValueError(f"benchmark {benchmark.name!r} is registered twice")
+    _BENCHMARKS[benchmark.name] = benchmark
+    return benchmark
+
+
+def benchmarks() -> list[Benchmark]:
+    """Every registered benchmark, in registration order."""
+    return list(_BENCHMARKS.values())
+
+
+def for_header(header: Mapping[str, Any]) -> Benchmark | None:
+    """The benchmark that replays a log with this header (None: no registered one does)."""
+    log_id = header.get("benchmark")
+    for benchmark in _BENCHMARKS.values():
+        if log_id is not None and log_id in benchmark.log_ids:
+            return benchmark
+        if log_id is None and benchmark.reads_log is not None and benchmark.reads_log(header):
+            return benchmark
+    return None
+
+
+def add_all_parsers(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Every registered benchmark's sub-commands."""
+    for benchmark in _BENCHMARKS.values():
+        benchmark.add_parsers(subparsers)

@@ -1,0 +1,240 @@
+"""One run directory for every benchmark: refusal, resume, set-aside, atomic writes, manifest.
+
+    manifest.json                 what the run is (benchmark, settings), what is finished, missing
+    logs/<part>/.../<last>.jsonl  one event log per game (`arcade-eval verify` replays them)
+    results/<part>/.../<last>.json one result per finished game (or the benchmark's own files)
+
+Every name that comes from a user (policy, seed, game, label) becomes a path component through
+`safe_name`, so nothing is ever written outside the directory. A directory holding another run
+(different settings) or anything else is refused, naming the difference. On resume a game counts
+as finished only when its log verifies and its result file agrees with the log; anything else
+(a cut-off log, a planted or unreadable result) is set aside under a new name, never deleted or
+overwritten, and the game is played again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluation.core.eventlog import utc_now_iso
+
+MANIFEST = "manifest.json"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_MAX_NAME = 80
+
+
+class RunDirError(Exception):
+    """A user error about the output directory: one clear line that names the fix."""
+
+
+def safe_name(name: object) -> str:
+    """`name` as one safe path component: letters, digits, `.`, `_` and `-` only, never empty,
+    `.` or `..`, never hidden. A name that had to change gets a short hash of the original, so two
+    different names never share a file."""
+    text = str(name)
+    cleaned = _UNSAFE.sub("_", text).lstrip(".-") or "_"
+    if cleaned != text or len(cleaned) > _MAX_NAME:
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=3).hexdigest()
+        cleaned = f"{cleaned[: _MAX_NAME - 7]}-{digest}"
+    return cleaned
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON so a reader (or a crash) never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=1, allow_nan=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def set_aside(path: Path, why: str = "set-aside") -> Path | None:
+    """Rename `path` to `<name>.<why>-N` (the first free N); never deletes anything."""
+    if not path.exists():
+        return None
+    n = 1
+    while (aside := path.with_name(f"{path.name}.{why}-{n}")).exists():
+        n += 1
+    path.rename(aside)
+    return aside
+
+
+def _differences(old: Mapping[str, Any], new: Mapping[str, Any], prefix: str = "") -> list[str]:
+    out: list[str] = []
+    for key in dict.fromkeys([*old, *new]):
+        a, b = old.get(key), new.get(key)
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            out.extend(_differences(a, b, f"{prefix}{key}."))
+        elif a != b:
+            out.append(f"{prefix}{key} {a!r} -> {b!r}")
+    return out
+
+
+@dataclass(frozen=True)
+class GameFiles:
+    """Where one game's log and result live."""
+
+    key: tuple[str, ...]
+    log: Path
+    result: Path
+
+
+class RunDir:
+    """The output directory of one run of `benchmark` with `settings` (what makes runs
+    comparable: a resume must match them exactly)."""
+
+    def __init__(self, path: str | Path, benchmark: str, settings: Mapping[str, Any]) -> None:
+        self.path = Path(path)
+        self.benchmark = benchmark
+        self.settings = json.loads(json.dumps(dict(settings)))  # as it reads back from disk
+        self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    # -- opening -----------------------------------------------------------------------------
+
+    def prepare(self, *, resume: bool | None = None) -> bool:
+        """Check the directory and create it; returns whether an earlier run is resumed.
+
+        `resume=None`: the same run resumes, anything else is refused; `False`: any non-empty
+        directory is refused (the benchmark wants `--resume` said out loud); `True`: resume the
+        same run (an empty or new directory starts one).
+        """
+        if self.path.exists() and not self.path.is_dir():
+            raise RunDirError(f"{self.path} is a file; --output-dir needs a directory")
+        earlier = self.path / MANIFEST
+        resuming = False
+        if self.path.is_dir() and any(self.path.iterdir()):
+            if resume is False:
+                raise RunDirError(
+                    f"{self.path} is not empty; choose a new --output-dir, or add --resume to "
+                    "finish the run it holds"
+                )
+            if not earlier.is_file():
+                raise RunDirError(
+                    f"{self.path} is not empty and holds no {self.benchmark} run; choose a new or "
+                    "empty --output-dir"
+                )
+            try:
+                manifest = json.loads(earlier.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise RunDirError(
+                    f"{earlier} is unreadable ({exc}); choose a new --output-dir"
+                ) from None
+            if not isinstance(manifest, dict) or manifest.get("benchmark") != self.benchmark:
+                raise RunDirError(
+                    f"{self.path} holds a run of another benchmark; choose a new --output-dir"
+                )
+            changed = _differences(manifest.get("settings") or {}, self.settings)
+            if changed:
+                raise RunDirError(
+                    f"{self.path} holds another run ({'; '.join(changed[:5])}); repeat that "
+                    "run's exact command to resume it, or choose a new --output-dir"
+                )
+            resuming = True
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe = self.path / f".{MANIFEST}.probe"
+            probe.write_text("")
+            probe.unlink()
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise RunDirError(
+                f"cannot write to {self.path} ({reason}); choose a writable --output-dir"
+            ) from None
+        return resuming
+
+    # -- games -------------------------------------------------------------------------------
+
+    def game(self, *parts: object) -> GameFiles:
+        """The files of the game named by `parts` (e.g. policy, mode, seed)."""
+        key = tuple(str(p) for p in parts)
+        safe = tuple(safe_name(p) for p in key)
+        for other, other_safe in self._names.items():
+            if other != key and other_safe == safe:
+                raise RunDirError(f"{key} and {other} would share files; rename one of them")
+        self._names[key] = safe
+        log = self.path.joinpath("logs", *safe[:-1], f"{safe[-1]}.jsonl")
+        result = self.path.joinpath("results", *safe[:-1], f"{safe[-1]}.json")
+        root = self.path.resolve()
+        for target in (log, result):
+            if not target.resolve().is_relative_to(root):  # safe names make this impossible
+                raise RunDirError(f"{target} would be outside {self.path}")
+        return GameFiles(key, log, result)
+
+    def finished(
+        self,
+        files: GameFiles,
+        agrees: Callable[[Mapping[str, Any], Mapping[str, Any]], bool],
+        verify: Callable[[Path], Any],
+        say: Callable[[str], None] = print,
+    ) -> dict[str, Any] | None:
+        """The saved result of a finished game, or None (the game must be played).
+
+        Finished means: the result file reads as a JSON object, the log verifies (`verify(path)`
+        returns a report whose `ok` is true and whose `result` is the log's result line), and
+        `agrees(result, log_result)`. Anything less is set aside with one line saying so.
+        """
+        if not files.result.exists():
+            if files.log.exists():
+                aside = set_aside(files.log, "interrupted")
+                say(f"set aside {files.log} as {aside.name if aside else '?'}: not finished")
+            return None
+        problem = None
+        try:
+            saved = json.loads(files.result.read_text(encoding="utf-8"))
+            if not isinstance(saved, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            saved, problem = None, f"unreadable result ({exc})"
+        if problem is None:
+            report = verify(files.log) if files.log.exists() else None
+            if report is None:
+                problem = "its log is missing"
+            elif not report.ok:
+                problem = f"its log does not verify ({report.message})"
+            elif saved is None or not agrees(saved, report.result or {}):
+                problem = "the result file disagrees with its log"
+        if problem is None:
+            return saved
+        for path in (files.result, files.log):
+            set_aside(path, "untrusted")
+        say(f"set aside the files of {'/'.join(files.key)}: {problem}; it is played again")
+        return None
+
+    def save_result(self, files: GameFiles, data: Mapping[str, Any]) -> None:
+        write_json_atomic(files.result, dict(data))
+
+    def abandon(self, files: GameFiles, why: str) -> Path | None:
+        """Set a game's log aside (aborted, stopped, interrupted) so a resume replays it."""
+        return set_aside(files.log, why)
+
+    # -- manifest ----------------------------------------------------------------------------
+
+    def write_manifest(
+        self,
+        status: str,
+        games: Sequence[tuple[str, ...]],
+        finished: Iterable[tuple[str, ...]],
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        """What the run is and where it stands: finished, and missing with why."""
+        from arcade_gym import __version__
+
+        done = set(finished)
+        manifest = {
+            "benchmark": self.benchmark,
+            "packageVersion": __version__,
+            "settings": self.settings,
+            "status": status,
+            "updatedAt": utc_now_iso(),
+            "games": len(games),
+            "finished": sum(1 for g in games if g in done),
+            "missing": [list(g) for g in games if g not in done],
+            **(extra or {}),
+        }
+        write_json_atomic(self.path / MANIFEST, manifest)

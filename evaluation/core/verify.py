@@ -1,0 +1,176 @@
+"""`arcade-eval verify`: a recording of any benchmark is trusted only if it re-simulates to itself.
+
+The header names the benchmark (`evaluation/core/registry.py`), which rebuilds the game at its
+start; the recorded calls are fed back through the one episode loop (`evaluation/core/episode.py`)
+and every decision it derives (verdicts, effects, state hashes, scores) must equal the recorded
+one, then the result line. The first decision that diverges is reported. When the header names a
+deterministic built-in policy, every recorded answer must also be the answer that policy gives to
+the rebuilt question, so a relabelled log fails; for other policies identity is recorded, not
+proven. Latency is recorded, never re-derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluation.core.episode import (
+    INCOMPLETE_ENDS,
+    Call,
+    Comparer,
+    MismatchError,
+    RecordedCaller,
+    RecordingEndsError,
+    play_episode,
+)
+from evaluation.core.eventlog import LogFormatError, read_log, to_jsonable
+from evaluation.core.policy_call import call_policy
+from evaluation.core.registry import for_header
+from policies.base import DecisionContext
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """The verdict on one log. `status` is `ok`, `incomplete` (a game cut short that replays as
+    far as it goes) or `fail`; `decision` is where a failure is (None: not in a decision)."""
+
+    path: str
+    status: str
+    decision: int | None
+    message: str
+    benchmark: str | None = None
+    result: Mapping[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def line(self) -> str:
+        """One line for the CLI."""
+        if self.status == "ok":
+            return f"OK    {self.path}: {self.message}"
+        if self.status == "incomplete":
+            return f"PART  {self.path}: {self.message}"
+        where = "" if self.decision is None else f" at decision {self.decision}"
+        return f"FAIL  {self.path}{where}: {self.message}"
+
+
+class _Rederiving(RecordedCaller):
+    """Recorded calls, each checked against what the named deterministic policy answers."""
+
+    def __init__(self, events: list[dict[str, Any]], policy: Any) -> None:
+        super().__init__(events)
+        self.policy = policy
+
+    def call(self, question: Any, limit_ms: float | None, realtime: bool) -> Call:
+        recorded = super().call(question, limit_ms, realtime)
+        n = self.index - 1
+        if recorded.outcome.status != "ok":
+            raise MismatchError(n, f"a built-in policy cannot {recorded.outcome.status}")
+        own = call_policy(self.policy, question, DecisionContext.with_budget(None), None)
+        if own.status != "ok" or to_jsonable(own.answer) != self.events[n]["call"]["answer"]:
+            raise MismatchError(
+                n, "the recorded answer is not the one the policy named in the header gives"
+            )
+        return recorded
+
+
+def _replay(path: Path) -> VerifyReport:
+    contents = read_log(path)
+    benchmark = for_header(contents.header)
+    if benchmark is None:
+        name = contents.header.get("benchmark") or contents.header.get("ruleset")
+        return VerifyReport(str(path), "fail", None, f"no registered benchmark replays {name!r}")
+    try:
+        replay = benchmark.replay(contents)
+    except (KeyError, TypeError, ValueError) as exc:
+        return VerifyReport(
+            str(path), "fail", None, f"header cannot start a game: {exc}", benchmark.name
+        )
+    events, recorded = replay.events, replay.result
+    policy = benchmark.rederive(contents.header) if benchmark.rederive is not None else None
+    caller = RecordedCaller(events) if policy is None else _Rederiving(events, policy)
+    incomplete = recorded is not None and recorded.get("endReason") in INCOMPLETE_ENDS
+    comparer = Comparer(events, None if incomplete else recorded)
+    try:
+        played = play_episode(replay.episode, caller, comparer)
+    except RecordingEndsError as ends:
+        if recorded is None:
+            why = f" ({contents.note})" if contents.truncated else ""
+            return VerifyReport(
+                str(path),
+                "fail",
+                None,
+                f"no result line: the recording stops after {ends.decisions} decisions{why}",
+                benchmark.name,
+            )
+        if incomplete:
+            return VerifyReport(
+                str(path),
+                "incomplete",
+                None,
+                f"{recorded.get('endReason')} at decision {ends.decisions} "
+                f"({recorded.get('reason') or 'not finished'}); the decisions before replay",
+                benchmark.name,
+                recorded,
+            )
+        raise MismatchError(
+            ends.decisions, "the result is recorded while the replayed game goes on"
+        ) from None
+    if comparer.seen != len(events):
+        raise MismatchError(comparer.seen, "the replayed game ended before the recorded decisions")
+    if recorded is None:
+        return VerifyReport(str(path), "fail", None, "no result line", benchmark.name)
+    if incomplete:
+        raise MismatchError(
+            None, f"the game is recorded as {recorded.get('endReason')} but it ended"
+        )
+    identity = "answers re-derived" if policy is not None else "identity recorded, not proven"
+    result = played.result
+    summary = ", ".join(f"{k} {result[k]}" for k in ("endReason", "score") if k in result)
+    return VerifyReport(
+        str(path),
+        "ok",
+        None,
+        f"{played.decisions} decisions replay; {summary} ({identity})",
+        benchmark.name,
+        result,
+    )
+
+
+def verify_log(path: str | Path) -> VerifyReport:
+    """Re-simulate one log of any benchmark and compare it decision by decision. Never raises for
+    a bad log."""
+    path = Path(path)
+    try:
+        return _replay(path)
+    except MismatchError as bad:
+        return VerifyReport(str(path), "fail", bad.decision, bad.message)
+    except LogFormatError as exc:
+        return VerifyReport(str(path), "fail", None, str(exc))
+    except (OSError, UnicodeError) as exc:
+        return VerifyReport(str(path), "fail", None, f"cannot read: {exc}")
+    except Exception as exc:  # a log crafted to break the replay is a failed log, not a crash
+        return VerifyReport(str(path), "fail", None, f"replay failed: {type(exc).__name__}: {exc}")
+
+
+def log_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The logs named by `paths`: files as given, directories as every `*.jsonl` below them (set
+    aside logs end otherwise and are skipped). A missing path raises FileNotFoundError."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*.jsonl") if p.is_file()))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise FileNotFoundError(f"{path} does not exist")
+    return out
+
+
+def verify_paths(paths: Iterable[str | Path]) -> list[VerifyReport]:
+    """`verify_log` over files and directories (every `*.jsonl` inside, sorted)."""
+    return [verify_log(path) for path in log_files(paths)]

@@ -1,0 +1,198 @@
+"""The one policy grammar of every command: a SPEC names a policy for a given game.
+
+    NAME               a built-in of that game (`random`, `heuristic`, `search`, `perfect`, ...);
+    NAME:ARG           a built-in that takes an argument (e.g. `techniques:3`)
+    policy:NAME        the same built-in (the arena's older spelling)
+    llm:SLUG           a chat model from the registry (`arcade-eval models list`)
+    py:MODULE:FACTORY  `FACTORY(game, seed)` from an importable module returns the policy
+    bf:PATH            a Brainfuck program (`policies/engines/brainfuck/`)
+    cmd:COMMAND        an external program, one process per move (text in, text out)
+    uci:COMMAND        a UCI chess engine (`uci:stockfish?UCI_Elo=1500`)
+    cli:COMMAND        an agent command-line tool: the prompt on stdin, the reply on stdout
+    sb3:PATH.zip       a Stable-Baselines3 model (`sb3:ALGO:PATH.zip` names the algorithm)
+
+Built-in names come from each game's policy module (`BUILTINS` in the module `GAME_POLICIES`
+names); prefixes live in `PREFIXES`. Adding a game is one line in `GAME_POLICIES`; adding a prefix
+one entry in `PREFIXES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GAME_POLICIES: dict[str, str] = {
+    "tetris": "policies.tetris",
+    "tetris-controls": "policies.tetris.controls",
+    "snake": "policies.snake",
+    "minesweeper": "policies.minesweeper",
+    "tictactoe": "policies.tictactoe",
+    "sudoku": "policies.sudoku",
+    "chess": "policies.chess",
+}
+"""Game -> the module whose `BUILTINS: dict[str, factory]` lists its built-in policies."""
+
+FREE_FORM = ("cmd", "cli", "uci", "py")
+"""Prefixes whose body may contain commas: a flag value starting with one is a single spec."""
+
+
+class SpecError(ValueError):
+    """A policy spec that names nothing usable: one line that says what to write instead."""
+
+
+@dataclass(frozen=True)
+class SpecOptions:
+    """What a spec may need besides its text: the episode seed for seeded built-ins, the
+    per-move time limit for external programs, and the LLM registry and endpoint."""
+
+    seed: int = 0
+    timeout_ms: float | None = None
+    models_file: str | None = None
+    base_url: str | None = None
+    preflight: bool = True
+    extra: Mapping[str, Any] | None = None
+
+
+def split_specs(values: str | Iterable[str]) -> list[str]:
+    """Specs from repeatable and/or comma-separated flag values, in order, without duplicates
+    (`cmd:`, `cli:`, `uci:` and `py:` values are kept whole: commands may contain commas)."""
+    out: list[str] = []
+    for value in [values] if isinstance(values, str) else values:
+        text = value.strip()
+        if text.partition(":")[0] in FREE_FORM:
+            parts = [text]
+        else:
+            parts = [p.strip() for p in text.split(",")]
+        for part in parts:
+            if part and part not in out:
+                out.append(part)
+    return out
+
+
+def _game_module(game: str) -> Any:
+    module = GAME_POLICIES.get(game)
+    if module is None:
+        raise SpecError(f"no policies for game {game!r}; games: {', '.join(GAME_POLICIES)}")
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise SpecError(f"the {game} policies are not available ({exc})") from None
+
+
+def builtin_names(game: str) -> list[str]:
+    """The built-in policy names of `game`."""
+    return list(getattr(_game_module(game), "BUILTINS", {}))
+
+
+def _call_factory(factory: Callable[..., Any], arg: str | None, seed: int) -> Any:
+    params = inspect.signature(factory).parameters
+    kwargs = {"seed": seed} if "seed" in params else {}
+    return factory(arg, **kwargs) if arg is not None else factory(**kwargs)
+
+
+def _builtin(body: str, game: str, options: SpecOptions) -> Any:
+    name, _, arg = body.partition(":")
+    builtins = getattr(_game_module(game), "BUILTINS", {})
+    factory = builtins.get(name)
+    if factory is None:
+        raise SpecError(
+            f"unknown {game} policy {body!r}: choose a built-in ({', '.join(builtins)}) or "
+            "llm:SLUG, py:MODULE:FACTORY, bf:PATH, cmd:COMMAND"
+        )
+    try:
+        return _call_factory(factory, arg or None, options.seed)
+    except (TypeError, ValueError) as exc:
+        raise SpecError(f"policy {body!r}: {exc}") from None
+
+
+def _py(body: str, game: str, options: SpecOptions) -> Any:
+    module_name, _, attr = body.partition(":")
+    if not module_name or not attr:
+        raise SpecError(f"py:{body}: write a Python factory as py:MODULE:FACTORY")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise SpecError(f"py:{body}: cannot import {module_name}.{attr} ({exc})") from None
+    if not callable(factory):
+        raise SpecError(f"py:{body}: {module_name}.{attr} is not callable")
+    return factory(game, options.seed)
+
+
+def _llm(body: str, game: str, options: SpecOptions) -> Any:
+    """The game's LLM lane for registered model `body`; one pre-flight call checks the key,
+    model and server before any game (unless `options.preflight` is off)."""
+    from policies import llm
+
+    lanes: dict[str, Callable[..., Any]] = {
+        "tetris": lambda slug, **kw: llm.make_llm_brain(slug, **kw),
+        "tetris-controls": lambda slug, **kw: llm.make_llm_narcade_policy(slug, "tetris", **kw),
+        "snake": lambda slug, **kw: llm.make_llm_narcade_policy(slug, "snake", **kw),
+        "minesweeper": lambda slug, **kw: llm.make_llm_narcade_policy(slug, "minesweeper", **kw),
+        "tictactoe": lambda slug, **kw: llm.make_llm_ttt_engine(slug, **kw),
+    }
+    lane = lanes.get(game)
+    if lane is None:
+        raise SpecError(f"llm: models do not play {game} yet")
+    try:
+        policy = lane(body, models_file=options.models_file, base_url=options.base_url)
+        if options.preflight:
+            llm.preflight(policy.spec, policy.client)
+    except (llm.RegistryError, llm.PreflightError, OSError) as error:
+        raise SpecError(f"llm:{body}: {error}") from None
+    return policy
+
+
+def _text_engine(kind: str) -> Callable[[str, str, SpecOptions], Any]:
+    def make(body: str, game: str, options: SpecOptions) -> Any:
+        adapter = getattr(_game_module(game), "make_text_engine_policy", None)
+        if adapter is None:
+            raise SpecError(f"{kind}: engines do not play {game} yet")
+        if kind == "bf" and not Path(body).is_file():
+            raise SpecError(f"bf:{body}: no such Brainfuck file")
+        return adapter(kind, body, options)
+
+    return make
+
+
+def _uci(body: str, game: str, options: SpecOptions) -> Any:
+    if game != "chess":
+        raise SpecError(f"uci: engines play chess, not {game}")
+    from policies.engines.uci import make_uci_policy
+
+    return make_uci_policy(body)
+
+
+def _sb3(body: str, game: str, options: SpecOptions) -> Any:
+    from policies.sb3 import make_sb3_policy
+
+    return make_sb3_policy(body, game, options)
+
+
+PREFIXES: dict[str, Callable[[str, str, SpecOptions], Any]] = {
+    "policy": _builtin,
+    "llm": _llm,
+    "py": _py,
+    "bf": _text_engine("bf"),
+    "cmd": _text_engine("cmd"),
+    "cli": _text_engine("cli"),
+    "uci": _uci,
+    "sb3": _sb3,
+}
+"""Prefix -> `make(body, game, options)`."""
+
+
+def make_policy(spec: str, game: str, options: SpecOptions | None = None) -> Any:
+    """The policy `spec` names for `game`; `SpecError` (one clear line) for anything else."""
+    options = options or SpecOptions()
+    text = spec.strip()
+    prefix, sep, body = text.partition(":")
+    make = PREFIXES.get(prefix) if sep else None
+    if make is None:
+        return _builtin(text, game, options)
+    if not body.strip():
+        raise SpecError(f"{spec!r}: nothing after {prefix}:")
+    return make(body.strip(), game, options)
