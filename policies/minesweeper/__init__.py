@@ -9,4 +9,16 @@ from policies.minesweeper.baselines import (
     mine_probabilities,
 )
 
-__all__ = ["HeuristicMinesweeper", "RandomMinesweeper", "choose_cell", "mine_probabilities"]
+BUILTINS: dict[str, type[RandomMinesweeper] | type[HeuristicMinesweeper]] = {
+    "random": RandomMinesweeper,
+    "heuristic": HeuristicMinesweeper,
+}
+"""Policy slug -> class."""
+
+__all__ = [
+    "BUILTINS",
+    "HeuristicMinesweeper",
+    "RandomMinesweeper",
+    "choose_cell",
+    "mine_probabilities",
+]
