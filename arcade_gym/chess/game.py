@@ -1,0 +1,183 @@
+"""A chess game as the envs see it: the board, its observation history, its repetitions, and
+the legal moves with their action indices, computed once per ply.
+
+The game ends on checkmate, stalemate, insufficient material, the third occurrence of a position,
+or the fiftieth move without a capture or pawn move (100 halfmoves). PettingZoo's `chess_v6` ends
+one ply earlier in the last two cases (when the side to move *could* claim the draw with its next
+move); here a draw ends the game only once it has happened on the board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+import numpy as np
+
+from arcade_gym.chess.encoding import moves_to_actions
+from arcade_gym.chess.engine import HIST_WORDS, NO_EP, fill_observation
+from arcade_gym.chess.positions import start_board
+from arcade_gym.chess.rules import (
+    ACTION_SIZE,
+    FIFTY_MOVE_HALFMOVES,
+    HISTORY,
+    OBS_PLANES,
+    REPETITIONS,
+)
+
+_CASTLING_STANDARD = ((chess.BB_H1, chess.BB_A1), (chess.BB_H8, chess.BB_A8))
+
+
+class ChessGame:
+    """One game from a start position; `play(move)` / `play_action(a)` advance it.
+
+    `moves` / `actions` are the legal moves of the side to move and their indices (same order);
+    `termination` names how the game ended (None while it goes on) and `result` is "1-0", "0-1",
+    "1/2-1/2" or "*".
+    """
+
+    def __init__(self, variant: str = "standard", start: int | str | None = None) -> None:
+        self.variant = variant
+        self.board = start_board(variant, start)
+        self.start_fen = self.board.fen()
+        self._hist = np.zeros((HISTORY, HIST_WORDS), np.uint64)
+        self._newest = -1
+        self._filled = 0
+        self._seen: dict[Any, int] = {self._key(): 1}
+        self.repetitions = 1
+        self.termination: str | None = None
+        self.result = "*"
+        self.winner: chess.Color | None = None
+        self._refresh()
+
+    # --- the hot path -------------------------------------------------------------------------
+    def play_action(self, action: int) -> chess.Move:
+        """Play the legal move with index `action`; a ValueError when it is not legal."""
+        move = self.move_of(action)
+        if move is None:
+            raise ValueError(self.illegal_message(action))
+        self.play(move)
+        return move
+
+    def move_of(self, action: int) -> chess.Move | None:
+        """The legal move with index `action`, or None when there is none."""
+        try:
+            return self.moves[self.actions.index(action)]
+        except ValueError:
+            return None
+
+    def play(self, move: chess.Move) -> None:
+        """Play a legal move (not checked: use `play_action` or check `move in moves`)."""
+        board = self.board
+        board.push(move)
+        if board.halfmove_clock == 0:
+            self._seen.clear()  # no earlier position can recur after a capture or pawn move
+        key = self._key()
+        self.repetitions = count = self._seen.get(key, 0) + 1
+        self._seen[key] = count
+        self._newest = slot = (self._newest + 1) % HISTORY
+        self._filled += 1
+        ep = board.ep_square
+        self._hist[slot] = (
+            board.pawns,
+            board.knights,
+            board.bishops,
+            board.rooks,
+            board.queens,
+            board.kings,
+            board.occupied_co[chess.WHITE],
+            board.occupied_co[chess.BLACK],
+            NO_EP if ep is None else ep,
+            count >= 2,
+        )
+        self._refresh()
+
+    def _key(self) -> Any:
+        return self.board._transposition_key()  # python-chess's own key for repetitions
+
+    def _refresh(self) -> None:
+        board = self.board
+        self.moves = moves = list(board.generate_legal_moves())
+        self.actions = moves_to_actions(moves, board.turn)
+        if not moves:
+            if board.is_check():
+                self._end("checkmate", not board.turn)
+            else:
+                self._end("stalemate", None)
+        elif board.is_insufficient_material():
+            self._end("insufficient_material", None)
+        elif self.repetitions >= REPETITIONS:
+            self._end("threefold_repetition", None)
+        elif board.halfmove_clock >= FIFTY_MOVE_HALFMOVES:
+            self._end("fifty_moves", None)
+
+    def _end(self, termination: str, winner: chess.Color | None) -> None:
+        self.termination = termination
+        self.winner = winner
+        self.result = "1/2-1/2" if winner is None else ("1-0" if winner else "0-1")
+        self.moves, self.actions = [], []
+
+    # --- views --------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.termination is not None
+
+    @property
+    def ply(self) -> int:
+        """Halfmoves played since the start position."""
+        return len(self.board.move_stack)
+
+    def mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The int8 action mask (length 4672) of the side to move."""
+        if out is None:
+            out = np.zeros(ACTION_SIZE, np.int8)
+        else:
+            out[:] = 0
+        if self.actions:
+            out[self.actions] = 1
+        return out
+
+    def observation(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The 8x8x111 bool planes of `chess_v6` as `player` (0 white, 1 black) sees them."""
+        if out is None:
+            out = np.empty((8, 8, OBS_PLANES), np.bool_)
+        fill_observation(
+            self._hist,
+            self._newest,
+            self._filled,
+            self._castling(player),
+            player,
+            self.board.halfmove_clock,
+            out,
+        )
+        return out
+
+    def _castling(self, player: int) -> int:
+        """Bits: 1 our kingside, 2 our queenside, 4 their kingside, 8 their queenside."""
+        board = self.board
+        bits = 0
+        colours = (chess.WHITE, chess.BLACK) if player == 0 else (chess.BLACK, chess.WHITE)
+        for i, colour in enumerate(colours):
+            if board.chess960:
+                rights = board.clean_castling_rights() & chess.BB_BACKRANKS
+                king = board.king(colour)
+                for rook in chess.SquareSet(rights & board.occupied_co[colour]):
+                    if king is not None and chess.square_rank(rook) == chess.square_rank(king):
+                        bits |= (1 if rook > king else 2) << (2 * i)
+            else:
+                kingside, queenside = _CASTLING_STANDARD[0 if colour else 1]
+                if board.castling_rights & kingside:
+                    bits |= 1 << (2 * i)
+                if board.castling_rights & queenside:
+                    bits |= 2 << (2 * i)
+        return bits
+
+    def illegal_message(self, action: int) -> str:
+        """Why `action` cannot be played now, in one line."""
+        if self.over:
+            return f"the game is over ({self.termination}); no action is legal"
+        return (
+            f"action {action} is not a legal move for {'white' if self.board.turn else 'black'} "
+            "here; choose an action whose action_mask entry is 1"
+        )
