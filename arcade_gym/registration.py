@@ -1,8 +1,15 @@
-"""Registers every arcade-gym environment with Gymnasium (idempotent)."""
+"""Registers every arcade-gym environment with Gymnasium, and every game's warmup (idempotent).
+
+A new game adds its env ids to `ENVS` and its warmup to `WARMUPS`; nothing else in the core
+changes. The envs enforce the call order themselves (`arcade_gym/core/env.py`), so Gymnasium's
+`OrderEnforcing` wrapper is left out: `step()` before `reset()` is the env's own RuntimeError.
+"""
 
 from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
+
+from arcade_gym.core.warmup import register_warmup
 
 NAMESPACE = "arcade_gym"
 
@@ -15,9 +22,27 @@ ENVS: dict[str, str] = {
 }
 """Env id -> entry point. Episode caps live in the envs themselves (truncation), not TimeLimit."""
 
+VECTOR_ENVS: dict[str, str] = {}
+"""Env id -> entry point of its native batched env (`gym.make_vec(..., "vector_entry_point")`)."""
+
+WARMUPS: dict[str, str] = {
+    "tetris": "arcade_gym.tetris.warmup:compile_kernels",
+    "snake": "arcade_gym.snake.env:compile_kernels",
+    "minesweeper": "arcade_gym.minesweeper.engine:warmup",
+    "tictactoe": "arcade_gym.tictactoe.warmup:compile_kernels",
+}
+"""Game -> its warmup entry point (`arcade_gym.core.warmup.warm_all()` runs them all)."""
+
 
 def register_envs() -> None:
-    """Register the ids in `ENVS` that Gymnasium does not know yet."""
+    """Register the ids in `ENVS` that Gymnasium does not know yet, and the games' warmups."""
     for env_id, entry_point in ENVS.items():
         if env_id not in registry:
-            register(id=env_id, entry_point=entry_point)
+            register(
+                id=env_id,
+                entry_point=entry_point,
+                vector_entry_point=VECTOR_ENVS.get(env_id),
+                order_enforce=False,
+            )
+    for game, warmup in WARMUPS.items():
+        register_warmup(game, warmup)

@@ -83,3 +83,14 @@ class SimulatedClock:
 
     def elapsed_ms(self) -> float:
         return self._current
+
+
+def check_clock(clock: object) -> Clock:
+    """The env's clock: `clock` when it is one, a fresh wall clock for None."""
+    if clock is None:
+        return WallClock()
+    if not isinstance(clock, Clock):
+        raise TypeError(
+            f"clock must provide start() and elapsed_ms(), e.g. SimulatedClock(50), got {clock!r}"
+        )
+    return clock

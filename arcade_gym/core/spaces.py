@@ -14,13 +14,38 @@ class MaskedDiscrete(spaces.Discrete):
     It holds the env's live action mask, so `env.action_space.sample()` never picks a masked
     action (an explicit `mask=` or `probability=` still wins). It is a plain `Discrete` to every
     learner that does not sample from it.
+
+    A sample is legal in the state it was drawn in. Gymnasium's `check_env` draws one, then
+    resets to another state and steps it there; so the space remembers the very object
+    `sample()` returned last (`last_sample`), the env marks it stale when it resets, and when
+    exactly that object is stepped after a reset and is illegal there, the env plays
+    `resolve_stale(action)`: the legal action at position `action mod count` of the current
+    mask (deterministic, so the checker's two steps agree). Any other masked action raises,
+    including a sample stepped twice within one episode.
     """
 
     def __init__(self, n: int, live_mask: np.ndarray, seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self._live_mask = live_mask
+        self.last_sample: object = None
+        self.stale = False
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        if mask is None and probability is None and self._live_mask.any():
+        explicit = mask is not None or probability is not None
+        if not explicit and self._live_mask.any():
             mask = self._live_mask.astype(np.int8)
-        return super().sample(mask=mask, probability=probability)
+        value = super().sample(mask=mask, probability=probability)
+        self.last_sample = None if explicit else value
+        self.stale = False
+        return value
+
+    def mark_stale(self) -> None:
+        """The env reset: the last sample was drawn in another state."""
+        self.stale = self.last_sample is not None
+
+    def resolve_stale(self, action: int) -> int | None:
+        """The legal action a stale `sample()` stands for now, or None if nothing is legal."""
+        legal = np.flatnonzero(self._live_mask)
+        if legal.size == 0:
+            return None
+        return int(legal[int(action) % legal.size])

@@ -1,4 +1,4 @@
-"""Constants of NARCADE Minesweeper (rules 0.4.0, `shared/RULES.md`): sizes, cell codes, actions.
+"""Constants of NARCADE Minesweeper (rules 0.4.0, `docs/rules/narcade.md`): sizes, cells, actions.
 
 The visible board is an int8 grid: `HIDDEN` (-2), `FLAGGED` (-1) or the revealed cell's count of
 neighbouring mines (0..8). Env actions are one flat index: `index < rows*cols` reveals cell `index`
@@ -40,7 +40,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
     "medium": Difficulty(16, 16, 40),
     "hard": Difficulty(16, 30, 99),
 }
-"""NARCADE's three boards (RULES.md table)."""
+"""NARCADE's three boards (`docs/rules/narcade.md`, "Difficulties")."""
 
 HIDDEN = -2
 FLAGGED = -1

@@ -10,6 +10,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from arcade_gym.core.actions import action_index
+from arcade_gym.core.env import NOT_RESET
 from arcade_gym.tictactoe import engine as E
 from arcade_gym.tictactoe.render import render_ansi, render_rgb
 from arcade_gym.tictactoe.rules import DRAW, ILLEGAL, SIZES, WIN, line_length
@@ -33,7 +35,7 @@ def wrapped_env(size: int = 3, render_mode: str | None = None) -> AECEnv[str, An
 
 class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 (PettingZoo's name)
     """k-in-a-row on 3x3 (3 in a row), 5x5 (4) or 10x10 (5), X first, no gravity
-    (`shared/RULES.md`).
+    (`docs/rules/tictactoe.md`).
 
     Agents: "player_0" plays X and moves first, "player_1" plays O (PettingZoo's usual names).
     Observation: Dict(observation=Box(0, 1, (size, size, 2), int8): plane 0 the viewer's stones,
@@ -44,7 +46,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         square (a masked action) ends the game as a loss for the mover: -1 to it, +1 to the
         opponent, and `infos[mover]["illegal_move"] = True` (PettingZoo's classic envs end the game
         the same way; the opponent's +1 keeps the game zero-sum). An action outside
-        Discrete(size * size) is a programming error and raises.
+        Discrete(size * size) is a programming error and raises ValueError; a non-integer one
+        (1.7, "0", True) raises TypeError.
     Termination: a completed line, a full board or an illegal move; both agents at once.
         Truncation: never. `infos[agent]["winner"]` names the winning agent (None on a draw).
     Checks: `step` / `observe` before `reset`, and `step` after the game was cleared, raise
@@ -112,7 +115,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new empty board, X (player_0) to move. The game has no randomness; `seed` is
-        accepted for the API."""
+        and `options` are accepted for the API (PettingZoo's api_test passes both) and unused."""
         self.board[:] = 0
         for planes in self._planes.values():
             planes[:] = 0
@@ -124,7 +127,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if not self._has_reset:
-            raise RuntimeError("call reset() before observe()")
+            raise RuntimeError(NOT_RESET)
         mover = agent == self.agent_selection and not self.terminations.get(agent, True)
         return {
             "observation": self._planes[agent].copy(),
@@ -136,7 +139,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             raise RuntimeError(
                 "the game is over and every agent has left: call reset()"
                 if self._has_reset
-                else "call reset() before step()"
+                else NOT_RESET
             )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -145,9 +148,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents whose game ended")
         n = self.size
-        cell = int(action)
-        if not 0 <= cell < n * n:
-            raise ValueError(f"action {cell} is outside Discrete({n * n})")
+        cell = action_index(action, n * n, "row * size + col")
         opponent = AGENTS[1] if agent == AGENTS[0] else AGENTS[0]
         side = 1 if agent == AGENTS[0] else 2
         self._cumulative_rewards[agent] = 0.0

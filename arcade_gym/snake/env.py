@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any, SupportsFloat
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arcade_gym.core.clock import Clock, WallClock
-from arcade_gym.core.spaces import MaskedDiscrete
+from arcade_gym.core.args import (
+    check_choice,
+    check_flag,
+    check_int,
+    check_optional_callable,
+    check_render_mode,
+)
+from arcade_gym.core.clock import Clock, check_clock
+from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.core.warmup import warm
 from arcade_gym.snake import engine as E
-from arcade_gym.snake.game import SnakeGame, check_difficulty, check_seed
+from arcade_gym.snake.game import SnakeGame
 from arcade_gym.snake.render import render_ansi, render_rgb
 from arcade_gym.snake.rules import (
     DIFFICULTIES,
@@ -27,54 +33,14 @@ from arcade_gym.snake.rules import (
     TERMINAL_ENDS,
 )
 
-StepResult = tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]
-"""What `step` returns: observation, reward, terminated, truncated, info."""
-
 RewardFn = Callable[[SnakeGame, int], SupportsFloat]
 """`reward_fn(game, food_eaten) -> reward`, called after each step on the game as it is now."""
 
 MODES = ("lockstep", "realtime")
-_ACTIONS = frozenset(range(N_DIRECTIONS))
-_OPTION_KEYS = frozenset({"seed"})
 
 
-def _episode_seed(env: gym.Env[Any, Any], options: dict[str, Any] | None) -> str | int:
-    """A named NARCADE seed (int or str) from `options["seed"]`, else a draw from `np_random`."""
-    unknown = set(options or {}) - _OPTION_KEYS
-    if unknown:
-        raise ValueError(
-            f"unknown reset option(s) {sorted(unknown)}; Snake-v0 understands only 'seed'"
-        )
-    named = (options or {}).get("seed")
-    if named is None:
-        return int(env.np_random.bit_generator.random_raw())  # 64 bits, 5x faster than integers
-    try:
-        return check_seed(named)
-    except TypeError:
-        raise TypeError(
-            f"options['seed'] must be a NARCADE seed (an int such as 100, or a string), "
-            f"got {type(named).__name__}"
-        ) from None
-
-
-def _check_action(action: Any) -> int:
-    """The slow path of `step`'s action check: 0-d arrays convert, anything else is refused."""
-    value = action
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        value = action.item()
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(
-            f"action must be an integer in [0, 4) (0 up, 1 right, 2 down, 3 left), got {action!r}"
-        )
-    if int(value) not in _ACTIONS:
-        raise ValueError(
-            f"action {int(value)} is out of range [0, 4) (0 up, 1 right, 2 down, 3 left)"
-        )
-    return int(value)
-
-
-class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
-    """Snake on a rows x cols board (NARCADE rules 0.4.0, `shared/RULES.md`).
+class SnakeEnv(ArcadeEnv[dict[str, Any]]):
+    """Snake on a rows x cols board (NARCADE rules 0.4.0, `docs/rules/narcade.md`).
 
     Observation: Dict(
         board=Box(0, 1, (rows, cols, 5), float32): planes body (every snake cell), head, tail,
@@ -84,8 +50,9 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
         Row 0 is the top; rows x cols is 8x8 (easy), 12x12 (medium) or 16x16 (hard).
     Action: Discrete(4), absolute directions 0 up, 1 right, 2 down, 3 left.
         `info["action_mask"]` / `action_masks()` mask the reversal (turning back into the neck);
-        stepping it anyway is legal and keeps the heading (RULES.md). `action_space.sample()`
-        draws an unmasked action. An out-of-range action raises ValueError.
+        stepping it anyway is legal and keeps the heading (`docs/rules/narcade.md`).
+        `action_space.sample()` draws an unmasked action. An out-of-range action raises
+        ValueError, a non-integer one TypeError.
     Reward: +1 per food eaten, 0 otherwise, or `reward_fn(game, food_eaten)`.
     Termination: wall or body collision, or a full board (a win, `info["won"]`).
     Truncation: `max_decisions` (2,000, NARCADE's default; 0 = none), or `max_steps_without_food`
@@ -103,7 +70,10 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
-    action_space: MaskedDiscrete
+    masked_actions_legal = True  # the rules define the reversal: it keeps the heading
+    action_layout = "0 up, 1 right, 2 down, 3 left"
+    named_seed_help = "a NARCADE seed (an int such as 100, or a string)"
+    variants = tuple({"difficulty": d} for d in DIFFICULTIES)
     observation_space: spaces.Dict
 
     def __init__(
@@ -118,34 +88,25 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
         include_question: bool = False,
         reward_fn: RewardFn | None = None,
     ) -> None:
-        check_difficulty(difficulty)
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {list(MODES)}, got {mode!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                f"got {render_mode!r}"
-            )
-        if clock is not None and not isinstance(clock, Clock):
-            raise TypeError("clock must provide start() and elapsed_ms(), e.g. SimulatedClock(50)")
+        check_choice("difficulty", difficulty, DIFFICULTIES)
+        check_choice("mode", mode, MODES)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.clock: Clock = check_clock(clock)
         spec = DIFFICULTIES[difficulty]
         cells = spec.rows * spec.cols
         if max_steps_without_food is None:
             max_steps_without_food = 2 * cells
-        if max_decisions < 0 or max_steps_without_food < 0:
-            raise ValueError("max_decisions and max_steps_without_food must be >= 0 (0 = no cap)")
-        self.render_mode = render_mode
+        self.max_decisions = check_int("max_decisions (>= 0, 0 = no cap)", max_decisions)
+        self.max_steps_without_food = check_int(
+            "max_steps_without_food (>= 0, 0 = no cap)", max_steps_without_food
+        )
         self.difficulty = difficulty
         self.mode = mode
-        self.clock: Clock = clock if clock is not None else WallClock()
-        self.max_decisions = max_decisions
-        self.max_steps_without_food = max_steps_without_food
-        self.include_question = include_question
-        self.reward_fn = reward_fn
-        self._mask = np.ones(N_DIRECTIONS, np.int8)
+        self.include_question = check_flag("include_question", include_question)
+        self.reward_fn = check_optional_callable("reward_fn", reward_fn)
         self._board = np.zeros((spec.rows, spec.cols, N_PLANES), np.float32)
         self._length = np.zeros(1, np.float32)
-        self.action_space = MaskedDiscrete(N_DIRECTIONS, self._mask)
+        self._setup_actions(N_DIRECTIONS, np.ones(N_DIRECTIONS, np.int8))
         self.observation_space = spaces.Dict(
             {
                 "board": spaces.Box(0.0, 1.0, self._board.shape, np.float32),
@@ -155,29 +116,21 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
         self.game = SnakeGame(
             "reset-me",
             difficulty,
-            max_decisions=max_decisions,
-            starve_limit=max_steps_without_food,
+            max_decisions=self.max_decisions,
+            starve_limit=self.max_steps_without_food,
         )
         self._project()
 
-    # --- Gymnasium API ------------------------------------------------------------------------
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        self.game.reset(_episode_seed(self, options))
+    # --- the game's hooks -----------------------------------------------------------------------
+    def _begin(self, seed: str | int) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.game.reset(seed)
         self._project()
         if self.mode == "realtime":
             self.clock.start()
         return self._observation(), self._info(self.game.st.tolist(), 0)
 
-    def step(self, action: int | np.integer[Any]) -> StepResult:
+    def _advance(self, action: int) -> StepResult:
         game = self.game
-        try:
-            fast = action in _ACTIONS
-        except TypeError:  # unhashable, e.g. a 0-d array
-            fast = False
-        direction = int(action) if fast else _check_action(action)
         ticks = 0
         if self.mode == "lockstep":
             eaten = E.step_observe(
@@ -185,15 +138,13 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
                 game.body,
                 game.st,
                 game.rng,
-                direction,
+                action,
                 self._board,
                 self._length,
                 self._mask,
             )
-            if eaten < 0:
-                raise RuntimeError("the episode has ended; call reset() before step()")
         else:
-            eaten, ticks = self._realtime_step(direction)
+            eaten, ticks = self._realtime_step(action)
         st = game.st.tolist()  # one conversion beats several numpy scalar reads
         end = st[E.S_END]
         reward = float(eaten) if self.reward_fn is None else self.reward_fn(game, eaten)
@@ -204,8 +155,6 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
     def _realtime_step(self, direction: int) -> tuple[int, int]:
         """The ticks that fell inside the thinking time, then the decision's own move."""
         game = self.game
-        if game.over:
-            raise RuntimeError("the episode has ended; call reset() before step()")
         score = game.score
         ticks = game.advance(self.clock.elapsed_ms())
         if not game.over:
@@ -228,10 +177,6 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
         if self.render_mode == "rgb_array":
             return render_rgb(game.rows, game.cols, snake, food)
         return None
-
-    def action_masks(self) -> np.ndarray:
-        """Boolean mask of the unmasked actions (sb3-contrib's MaskablePPO calls this)."""
-        return self._mask.astype(bool)
 
     # --- helpers ------------------------------------------------------------------------------
     def _project(self) -> None:
@@ -259,16 +204,13 @@ class SnakeEnv(gym.Env[dict[str, Any], np.int64]):
         return info
 
 
-_warm = False
-
-
 def warmup() -> float:
-    """Compile (or load from numba's cache) every Snake kernel once per process; returns the
-    seconds it took (0 when already warm)."""
-    global _warm
-    if _warm:
-        return 0.0
-    t0 = time.perf_counter()
+    """Warm the Snake kernels once per process; seconds taken (0 when already warm)."""
+    return warm("snake")
+
+
+def compile_kernels() -> None:
+    """Run every Snake kernel once (numba compiles, or loads its cache); the registered warmup."""
     env = SnakeEnv()
     env.reset(seed=0)
     env.step(1)
@@ -278,5 +220,3 @@ def warmup() -> float:
     realtime = SnakeEnv(mode="realtime")
     realtime.reset(seed=0)
     realtime.step(1)
-    _warm = True
-    return time.perf_counter() - t0

@@ -1,4 +1,4 @@
-"""Constants of NARCADE Snake, rules version 0.4.0 (`shared/RULES.md`, "Snake, Minesweeper").
+"""Constants of NARCADE Snake, rules version 0.4.0 (`docs/rules/narcade.md`, "Snake").
 
 Coordinates: `(row, col)`, row 0 at the top; a cell's flat index is `row * cols + col`. Directions
 are absolute and numbered clockwise from up, so the reversal of `d` is `(d + 2) % 4`.

@@ -58,7 +58,7 @@ class ActivePiece(WireModel):
 
 
 class BoardFeatures(WireModel):
-    """The board summary the local heuristics use (definitions in shared/RULES.md)."""
+    """The board summary the local heuristics use (definitions in `docs/rules/tetris.md`)."""
 
     heights: list[int]
     max_height: int

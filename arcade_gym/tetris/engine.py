@@ -284,7 +284,7 @@ def row_masks(board: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def mask_features(rows: np.ndarray, out: np.ndarray) -> None:
-    """Heights, holes, bumpiness, wells and transitions as `shared/RULES.md` defines them."""
+    """Heights, holes, bumpiness, wells and transitions as `docs/rules/tetris.md` defines them."""
     covered = 0
     holes = 0
     row_transitions = 0

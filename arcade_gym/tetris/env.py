@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, SupportsFloat
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arcade_gym.core.clock import Clock, WallClock
-from arcade_gym.core.spaces import MaskedDiscrete
+from arcade_gym.core.args import (
+    check_choice,
+    check_flag,
+    check_int,
+    check_optional_callable,
+    check_render_mode,
+)
+from arcade_gym.core.clock import Clock, check_clock
+from arcade_gym.core.env import ArcadeEnv, StepResult
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.render import render_ansi, render_rgb
@@ -31,14 +37,10 @@ from arcade_gym.tetris.rules import (
     TICK_CAP,
 )
 
-StepResult = tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]
-"""What `step` returns: observation, reward, terminated, truncated, info."""
-
 RewardFn = Callable[[TetrisGame, int], SupportsFloat]
 """`reward_fn(game, score_delta) -> reward`, called after each step on the game as it is now."""
 
 PRIMITIVE_CONTROLS = ("left", "right", "rotate_cw", "rotate_ccw", "soft_drop", "hard_drop")
-_CONTROL_INDICES = frozenset(range(len(PRIMITIVE_CONTROLS)))
 
 
 def action_to_placement(action: int) -> tuple[int, int] | None:
@@ -54,25 +56,16 @@ def placement_to_action(x: int, rotation: int) -> int:
     return rotation * PLACEMENT_XS + x - MIN_X
 
 
-def _episode_seed(env: gym.Env[Any, Any], options: dict[str, Any] | None) -> str | int:
-    """A named benchmark seed from `options["seed"]`, else a draw from the env's `np_random`."""
-    named = (options or {}).get("seed")
-    if named is None:
-        return int(env.np_random.integers(0, 2**63 - 1))
-    if not isinstance(named, str):
-        raise TypeError(
-            f"options['seed'] must be a seed name such as 'seed-07', got {type(named).__name__}; "
-            "pass integers as reset(seed=...)"
-        )
-    return named
+MAX_PIECE_CAP = 1_000_000
+"""The largest piece cap (the piece sequence is allocated up front, one byte a piece)."""
 
 
-def _check_choice(name: str, value: str, allowed: Any) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {sorted(allowed)}, got {value!r}")
+def _check_caps(piece_name: str, piece_cap: object, tick_name: str, tick_cap: object) -> None:
+    check_int(piece_name, piece_cap, low=1, high=MAX_PIECE_CAP)
+    check_int(tick_name, tick_cap, low=1)
 
 
-class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
+class TetrisEnv(ArcadeEnv[dict[str, Any]]):
     """Tetris, ruleset `tetris-bench@3`: one action per question, a placement or hold.
 
     Observation: Dict(
@@ -86,10 +79,11 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
     Action: Discrete(45). Index `rotation * 11 + (x + 2)` hard-drops the piece at column x
         (-2..8) and rotation (0..3); index 44 holds. `info["action_mask"]` / `action_masks()`
         mark the reachable placements (identical outcomes listed once) and hold when allowed.
-        A masked or out-of-range action raises ValueError; `action_space.sample()` draws a legal
-        one.
-    Reward: the score delta (drop points + clear points, RULES.md), or `reward_fn(game, delta)`.
-    Termination: top-out. Truncation: piece cap (500) or tick cap (10,000).
+        A masked or out-of-range action raises ValueError, a non-integer one TypeError;
+        `action_space.sample()` draws a legal one.
+    Reward: the score delta (drop points + clear points, `docs/rules/tetris.md`), or
+        `reward_fn(game, delta)`.
+    Termination: top-out. Truncation: `piece_cap` (500) or `tick_cap` (10,000).
     Options: `reset(options={"seed": "seed-07"})` plays a named benchmark seed; `reset(seed=int)`
         follows Gymnasium. `include_question=True` puts the benchmark's `AgentInput` in
         `info["question"]`. `mode="blitz"` lets gravity act for the time the `clock` measures
@@ -100,6 +94,8 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+    action_layout = "rotation * 11 + x + 2 for x in -2..8, rotation 0..3; 44 holds"
+    named_seed_help = "a seed name such as 'seed-07'"
 
     def __init__(
         self,
@@ -112,22 +108,18 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
         piece_cap: int = PIECE_CAP,
         tick_cap: int = TICK_CAP,
     ) -> None:
-        _check_choice("mode", mode, ("iq", "blitz"))
-        if render_mode is not None:
-            _check_choice("render_mode", render_mode, self.metadata["render_modes"])
-        if clock is not None and not isinstance(clock, Clock):
-            raise TypeError("clock must provide start() and elapsed_ms(), e.g. SimulatedClock(50)")
-        self.render_mode = render_mode
+        check_choice("mode", mode, ("iq", "blitz"))
+        _check_caps("piece_cap", piece_cap, "tick_cap", tick_cap)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.mode = mode
-        self.clock: Clock = clock if clock is not None else WallClock()
-        self.include_question = include_question
-        self.reward_fn = reward_fn
-        self.piece_cap = piece_cap
-        self.tick_cap = tick_cap
+        self.clock: Clock = check_clock(clock)
+        self.include_question = check_flag("include_question", include_question)
+        self.reward_fn = check_optional_callable("reward_fn", reward_fn)
+        self.piece_cap = int(piece_cap)
+        self.tick_cap = int(tick_cap)
         n_features = len(PLACEMENT_FEATURE_NAMES)
-        self._mask = np.zeros(N_ACTIONS, np.int8)
         self._featmat = np.zeros((N_ACTIONS, n_features), np.float32)
-        self.action_space = MaskedDiscrete(N_ACTIONS, self._mask)
+        self._setup_actions(N_ACTIONS, np.zeros(N_ACTIONS, np.int8))
         self.observation_space = spaces.Dict(
             {
                 "board": spaces.Box(0, 1, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
@@ -142,25 +134,29 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
                 "placements": spaces.Box(0, np.inf, (N_ACTIONS, n_features), np.float32),
             }
         )
-        self.game = TetrisGame("reset-me", piece_cap=piece_cap, tick_cap=tick_cap)
+        self.game = TetrisGame("reset-me", piece_cap=self.piece_cap, tick_cap=self.tick_cap)
 
-    # --- Gymnasium API ------------------------------------------------------------------------
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        self.game = TetrisGame(
-            _episode_seed(self, options), piece_cap=self.piece_cap, tick_cap=self.tick_cap
-        )
+    def check_named_seed(self, named: object) -> str | int:
+        """Tetris Bench names its seeds with strings; integers go to `reset(seed=...)`."""
+        if not isinstance(named, str):
+            raise TypeError(
+                f"options['seed'] must be a seed name such as 'seed-07', got "
+                f"{type(named).__name__}; pass integers as reset(seed=...)"
+            )
+        return named
+
+    def _draw_seed(self) -> int:
+        return int(self.np_random.integers(0, 2**63 - 1))
+
+    # --- the game's hooks -----------------------------------------------------------------------
+    def _begin(self, seed: str | int) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.game = TetrisGame(seed, piece_cap=self.piece_cap, tick_cap=self.tick_cap)
         self._project()
         self.clock.start()
         return self._observation(), self._info()
 
-    def step(self, action: int | np.integer[Any]) -> StepResult:
+    def _advance(self, action: int) -> StepResult:
         game = self.game
-        if game.over:
-            raise RuntimeError("the episode has ended; call reset() before step()")
-        a = self._checked_action(action)
         extra: dict[str, Any] = {}
         if self.mode == "iq":
             delta = int(
@@ -168,7 +164,7 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
                     game.board,
                     game.st,
                     game.seq,
-                    a,
+                    action,
                     game.cinfo,
                     game.cfeat,
                     self._mask,
@@ -176,7 +172,7 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
                 )
             )
         else:
-            placement = action_to_placement(a)
+            placement = action_to_placement(action)
             result = game.blitz_answer(placement, placement is None, self.clock.elapsed_ms())
             delta = result.score_delta
             extra = {"blitz": result.outcome.value, "rows_fallen": result.rows_fallen}
@@ -188,6 +184,12 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
         self.clock.start()
         truncated = end not in (END_NONE, END_TOP_OUT)
         return self._observation(), reward, end == END_TOP_OUT, truncated, info
+
+    def _describe_action(self, action: int) -> str:
+        placement = action_to_placement(action)
+        if placement is None:
+            return "hold, not allowed again before a piece locks"
+        return f"x {placement[0]}, rotation {placement[1]}: not a reachable placement"
 
     def render(self) -> str | np.ndarray | None:
         game = self.game
@@ -202,27 +204,7 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
             return render_rgb(game.board, active)
         return None
 
-    def action_masks(self) -> np.ndarray:
-        """Boolean mask of legal actions (sb3-contrib's MaskablePPO calls this)."""
-        return self._mask.astype(bool)
-
     # --- helpers ------------------------------------------------------------------------------
-    def _checked_action(self, action: Any) -> int:
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"action must be an integer in [0, {N_ACTIONS}), got {action!r}"
-            ) from None
-        if not 0 <= a < N_ACTIONS:
-            raise ValueError(f"action {a} is out of range [0, {N_ACTIONS}); see the action layout")
-        if not self._mask[a]:
-            raise ValueError(
-                f"action {a} is masked out (not a reachable placement, or hold not allowed now); "
-                "choose an action where info['action_mask'] / env.action_masks() is 1"
-            )
-        return a
-
     def _project(self) -> None:
         game = self.game
         E.fill_action_view(game.st, game.cinfo, game.cfeat, self._mask, self._featmat)
@@ -258,7 +240,7 @@ class TetrisEnv(gym.Env[dict[str, Any], np.int64]):
         return info
 
 
-class TetrisPrimitiveEnv(gym.Env[dict[str, Any], np.int64]):
+class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
     """Tetris with NARCADE's six primitive controls, lockstep: each decision is one control,
     then one gravity row (a hard drop locks at once).
 
@@ -267,16 +249,22 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], np.int64]):
         piece=Box((4,), int64): type (I J L O S T Z = 0..6), x, y, rotation of the falling piece;
         next=MultiDiscrete([7] * 5) the preview).
     Action: Discrete(6): left, right, rotate_cw, rotate_ccw, soft_drop, hard_drop (SRS kicks).
-        Every control is always legal (a blocked move does nothing); `action_masks()` is all ones.
+        Every control is always legal (a blocked move does nothing): `info["action_mask"]` and
+        `action_masks()` are all ones. An out-of-range action raises ValueError, a non-integer
+        one TypeError.
     Reward: the score delta. `scoring="classic"` (default, NARCADE): 40 / 100 / 300 / 1200 x
         (level + 1), level from `difficulty` (easy 0, medium 4, hard 9) rising every 10 lines.
         `scoring="guideline"`: the tetris-bench@3 table plus 2 points a hard-dropped row and
-        1 a soft-dropped row.
+        1 a soft-dropped row (`docs/rules/tetris.md`).
     Termination: top-out. Truncation: `max_pieces` (500) or `max_decisions` (10,000).
+    Options: `reset(options={"seed": ...})` plays a named seed (a string or an int);
+        `reset(seed=int)` follows Gymnasium.
     Versions: v3 (same engine as tetris-bench@3; classic scoring = NARCADE rules 0.4.0).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}  # noqa: RUF012
+    action_layout = ", ".join(f"{i} {name}" for i, name in enumerate(PRIMITIVE_CONTROLS))
+    variants = tuple({"difficulty": d} for d in CLASSIC_START_LEVEL)
 
     def __init__(
         self,
@@ -288,17 +276,16 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], np.int64]):
         max_decisions: int = TICK_CAP,
         reward_fn: RewardFn | None = None,
     ) -> None:
-        _check_choice("scoring", scoring, SCORING_MODES)
-        _check_choice("difficulty", difficulty, CLASSIC_START_LEVEL)
-        if render_mode is not None:
-            _check_choice("render_mode", render_mode, self.metadata["render_modes"])
-        self.render_mode = render_mode
+        check_choice("scoring", scoring, SCORING_MODES)
+        check_choice("difficulty", difficulty, CLASSIC_START_LEVEL)
+        _check_caps("max_pieces", max_pieces, "max_decisions", max_decisions)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.scoring = scoring
         self.difficulty = difficulty
-        self.max_pieces = max_pieces
-        self.max_decisions = max_decisions
-        self.reward_fn = reward_fn
-        self.action_space = spaces.Discrete(len(PRIMITIVE_CONTROLS))
+        self.max_pieces = int(max_pieces)
+        self.max_decisions = int(max_decisions)
+        self.reward_fn = check_optional_callable("reward_fn", reward_fn)
+        self._setup_actions(len(PRIMITIVE_CONTROLS), np.ones(len(PRIMITIVE_CONTROLS), np.int8))
         self.observation_space = spaces.Dict(
             {
                 "board": spaces.Box(0, 2, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
@@ -311,7 +298,6 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], np.int64]):
             }
         )
         self._view = np.zeros((BOARD_HEIGHT, BOARD_WIDTH), np.uint8)
-        self._mask = np.ones(len(PRIMITIVE_CONTROLS), bool)
         self.game = self._new_game("reset-me")
 
     def _new_game(self, seed: str | int) -> TetrisGame:
@@ -323,28 +309,26 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], np.int64]):
             tick_cap=self.max_decisions,
         )
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        self.game = self._new_game(_episode_seed(self, options))
-        E.primitive_view(self.game.board, self.game.st, self._view)
-        return self._observation(), {"score": 0, "lines": 0}
+    def _draw_seed(self) -> int:
+        return int(self.np_random.integers(0, 2**63 - 1))
 
-    def step(self, action: int | np.integer[Any]) -> StepResult:
+    # --- the game's hooks -----------------------------------------------------------------------
+    def _begin(self, seed: str | int) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.game = self._new_game(seed)
+        E.primitive_view(self.game.board, self.game.st, self._view)
+        return self._observation(), {"action_mask": self._mask.copy(), "score": 0, "lines": 0}
+
+    def _advance(self, action: int) -> StepResult:
         game = self.game
         st = game.st
-        if st[E.S_END] != END_NONE:
-            raise RuntimeError("the episode has ended; call reset() before step()")
-        if action not in _CONTROL_INDICES:
-            raise ValueError(
-                f"action must be an integer in [0, 6) ({', '.join(PRIMITIVE_CONTROLS)}), "
-                f"got {action!r}"
-            )
-        delta = E.primitive_step_view(game.board, st, game.seq, int(action), self._view)
+        delta = E.primitive_step_view(game.board, st, game.seq, action, self._view)
         end = int(st[E.S_END])
         reward = delta if self.reward_fn is None else float(self.reward_fn(game, int(delta)))
-        info: dict[str, Any] = {"score": int(st[E.S_SCORE]), "lines": int(st[E.S_LINES])}
+        info: dict[str, Any] = {
+            "action_mask": self._mask.copy(),
+            "score": int(st[E.S_SCORE]),
+            "lines": int(st[E.S_LINES]),
+        }
         if end != END_NONE:
             info["end_reason"] = game.end_reason
         truncated = end not in (END_NONE, END_TOP_OUT)
@@ -358,10 +342,6 @@ class TetrisPrimitiveEnv(gym.Env[dict[str, Any], np.int64]):
             "piece": st[:4].copy(),
             "next": self.game.seq[q : q + PREVIEW].astype(np.int64),
         }
-
-    def action_masks(self) -> np.ndarray:
-        """All six controls are always legal."""
-        return self._mask.copy()
 
     def render(self) -> str | np.ndarray | None:
         game = self.game

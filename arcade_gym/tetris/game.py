@@ -38,7 +38,7 @@ _ID_SALT = np.uint64(0xA24BAED4963EE407)
 
 
 class BlitzOutcome(StrEnum):
-    """How a Blitz question ended (RULES.md, "Blitz, precisely")."""
+    """How a Blitz question ended (`docs/rules/tetris.md`, "Blitz")."""
 
     IN_TIME = "in-time"
     LATE = "late"

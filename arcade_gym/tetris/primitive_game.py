@@ -1,7 +1,7 @@
 """NARCADE Tetris with primitive controls: one control per decision, lockstep or realtime.
 
 The game wraps `TetrisGame` (same engine, pieces, SRS and gravity) with classic line-clear scoring
-and the difficulty's start level (`shared/RULES.md`, "Tetris with primitive controls"):
+and the difficulty's start level (`docs/rules/tetris.md`, "Primitive controls"):
 
 - lockstep (`step`): the control, then one gravity row (`engine.primitive_step`); a hard drop locks
   at once. Inference latency never moves the piece.

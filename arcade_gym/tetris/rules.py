@@ -1,7 +1,7 @@
 """Constants of the Tetris rulesets: `tetris-bench@3` (guideline) and NARCADE classic scoring.
 
 Everything a kernel needs is a numpy array or an int here, so numba reads it as a compile-time
-constant. Coordinates follow `shared/RULES.md`: `grid[row][col]`, row 0 at the top, a piece at
+constant. Coordinates follow `docs/rules/tetris.md`: `grid[row][col]`, row 0 at the top, a piece at
 `(x, y)` is the top-left of its bounding box, rotation 0 = spawn, 1 = R (clockwise), 2, 3 = L.
 """
 

@@ -1,18 +1,12 @@
-"""Compile (or load from numba's cache) every Tetris kernel once per process."""
+"""Compile (or load from numba's cache) every Tetris kernel: the registered warmup."""
 
 from __future__ import annotations
 
-import time
-
-_warm = False
+from arcade_gym.core.warmup import warm
 
 
-def warmup() -> float:
-    """Run each kernel once; returns the seconds it took (0 when already warm)."""
-    global _warm
-    if _warm:
-        return 0.0
-    t0 = time.perf_counter()
+def compile_kernels() -> None:
+    """Run each kernel once: both envs, hashing, bag order, gravity."""
     from arcade_gym.tetris import engine as E
     from arcade_gym.tetris.env import TetrisEnv, TetrisPrimitiveEnv
 
@@ -27,5 +21,8 @@ def warmup() -> float:
     E.state_hash(game.board, game.st, game.seq)
     E.shuffled_order(game.st[E.S_TICK], 4)
     E.gravity_rows(game.board, game.st, game.seq, 1)
-    _warm = True
-    return time.perf_counter() - t0
+
+
+def warmup() -> float:
+    """Warm the Tetris kernels once per process; seconds taken (0 when already warm)."""
+    return warm("tetris")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arcade_gym.core.spaces import MaskedDiscrete
+from arcade_gym.core.args import check_choice, check_int, check_render_mode
+from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.tictactoe import engine as E
 from arcade_gym.tictactoe.game import TicTacToeGame
 from arcade_gym.tictactoe.render import render_ansi, render_rgb
@@ -17,18 +18,16 @@ from arcade_gym.tictactoe.sparring import SPARRING
 
 AGENT_MARKS = ("X", "O", "alternate")
 
-StepResult = tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]
 
-
-class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
-    """k-in-a-row tic-tac-toe (`shared/RULES.md`): 3x3 (3 in a row), 5x5 (4), 10x10 (5), X first,
-    no gravity; the agent plays one side, a built-in sparring partner the other.
+class TicTacToeEnv(ArcadeEnv[np.ndarray]):
+    """k-in-a-row tic-tac-toe (`docs/rules/tictactoe.md`): 3x3 (3 in a row), 5x5 (4), 10x10
+    (5), X first, no gravity; the agent plays one side, a built-in sparring partner the other.
 
     Observation: Box(0, 1, (size, size, 2), int8): plane 0 the agent's stones, plane 1 the
         opponent's (the agent's point of view whichever mark it plays).
     Action: MaskedDiscrete(size * size), `row * size + col`. `info["action_mask"]` /
         `action_masks()` mark the empty squares; a masked or out-of-range action raises
-        ValueError; `action_space.sample()` draws a legal one.
+        ValueError, a non-integer one TypeError; `action_space.sample()` draws a legal one.
     Reward: +1 when the agent completes a line, -1 when the opponent does, 0 otherwise (a draw
         included).
     Termination: a completed line or a full board. Truncation: never (a game lasts at most
@@ -37,6 +36,7 @@ class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
         only), the rules of `arcade_gym.tictactoe.sparring`, its tie-breaks seeded per episode
         from `reset(seed=...)` (or fixed by `opponent_seed`); `agent_mark="X"|"O"|"alternate"`
         (alternate: X, O, X, ... from the first reset and again from every `reset(seed=...)`).
+        `reset(options={"seed": ...})` (an int or a string) fixes the episode's tie-breaks.
         When the agent plays O, `reset` already contains the opponent's first move. `info`:
         `action_mask`, `agent_mark`, `opponent_move` (its last cell, -1 for none), `result`
         ("X", "O", "draw", "ongoing").
@@ -44,6 +44,8 @@ class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    action_layout = "row * size + col"
+    variants = tuple({"size": s} for s in SIZES)
 
     def __init__(
         self,
@@ -54,31 +56,26 @@ class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
         agent_mark: str = "X",
         opponent_seed: int | None = None,
     ) -> None:
-        if size not in SIZES:
-            raise ValueError(f"size must be one of {SIZES}, got {size!r}")
-        if opponent not in SPARRING:
-            raise ValueError(f"opponent must be one of {list(SPARRING)}, got {opponent!r}")
+        check_choice("size", size, SIZES)
+        check_choice("opponent", opponent, SPARRING)
         if opponent == "perfect" and size != 3:
             raise ValueError("the perfect opponent plays 3x3 only; use size=3 or 'tactician'")
-        if agent_mark not in AGENT_MARKS:
-            raise ValueError(f"agent_mark must be one of {list(AGENT_MARKS)}, got {agent_mark!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
-        self.render_mode = render_mode
+        check_choice("agent_mark", agent_mark, AGENT_MARKS)
+        if opponent_seed is not None:
+            check_int("opponent_seed", opponent_seed)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.size = size
         self.k = line_length(size)
         self.opponent = opponent
         self.agent_mark = agent_mark
         self.opponent_seed = opponent_seed
         n2 = size * size
-        self._mask = np.ones(n2, np.int8)
-        self.action_space = MaskedDiscrete(n2, self._mask)
+        self._setup_actions(n2, np.ones(n2, np.int8))
         self.observation_space = spaces.Box(0, 1, (size, size, 2), np.int8)
         self._move = SPARRING[opponent]
         self._episodes = 0
         self._seed = 0
+        self._reseeded = False
         self.side = X
         self.opponent_move = -1
         self.game = TicTacToeGame(size)
@@ -86,19 +83,24 @@ class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None:  # a seeded reset starts the alternation again, so it is reproducible
+        self._reseeded = seed is not None
+        return super().reset(seed=seed, options=options)
+
+    def _draw_seed(self) -> int:
+        if self.opponent_seed is not None:
+            return self.opponent_seed
+        return int(self.np_random.integers(0, 2**63 - 1))
+
+    # --- the game's hooks -----------------------------------------------------------------------
+    def _begin(self, seed: str | int) -> tuple[np.ndarray, dict[str, Any]]:
+        if self._reseeded:  # a seeded reset starts the alternation again, so it is reproducible
             self._episodes = 0
         if self.agent_mark == "alternate":
             self.side = X if self._episodes % 2 == 0 else O
         else:
             self.side = X if self.agent_mark == "X" else O
         self._episodes += 1
-        self._seed = (
-            int(self.np_random.integers(0, 2**63 - 1))
-            if self.opponent_seed is None
-            else self.opponent_seed
-        )
+        self._seed = seed_to_u64(seed) if isinstance(seed, str) else seed
         self.game = TicTacToeGame(self.size)
         self.opponent_move = -1
         if self.side == O:
@@ -106,13 +108,10 @@ class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
         E.legal_mask(self.game.flat, self._mask)
         return self._observation(), self._info()
 
-    def step(self, action: int | np.integer[Any]) -> StepResult:
+    def _advance(self, action: int) -> StepResult:
         game = self.game
-        if game.over:
-            raise RuntimeError("the episode has ended; call reset() before step()")
-        cell = self._checked_action(action)
         reward = 0.0
-        if game.play(cell) == WIN:
+        if game.play(action) == WIN:
             reward = 1.0
         elif not game.over and self._opponent_plays() == WIN:
             reward = -1.0
@@ -122,9 +121,8 @@ class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
             E.legal_mask(game.flat, self._mask)
         return self._observation(), reward, game.over, False, self._info()
 
-    def action_masks(self) -> np.ndarray:
-        """Boolean mask of legal actions (sb3-contrib's MaskablePPO calls this)."""
-        return self._mask.astype(bool)
+    def _describe_action(self, action: int) -> str:
+        return f"row {action // self.size}, col {action % self.size}: occupied"
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
@@ -144,23 +142,6 @@ class TicTacToeEnv(gym.Env[np.ndarray, np.int64]):
         cell = self._move(self.game.flat, self.game.to_move, self._seed)
         self.opponent_move = cell
         return self.game.play(cell)
-
-    def _checked_action(self, action: Any) -> int:
-        n2 = self.size * self.size
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"action must be an integer in [0, {n2}), got {action!r}") from None
-        if not 0 <= a < n2:
-            raise ValueError(
-                f"action {a} is off the board: use row * {self.size} + col in [0, {n2})"
-            )
-        if not self._mask[a]:
-            raise ValueError(
-                f"action {a} (row {a // self.size}, col {a % self.size}) is occupied; choose an "
-                "action where info['action_mask'] / env.action_masks() is 1"
-            )
-        return a
 
     def _observation(self) -> np.ndarray:
         board = self.game.board

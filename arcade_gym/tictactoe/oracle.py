@@ -1,7 +1,7 @@
 """Exact answers by brute-force game-tree search: the suite's expected moves, never an engine's.
 
 P is the side to move, Q its opponent. A *threat* of a side is an empty square that would
-complete a line for it. The definitions (seed 003 plus `shared/RULES.md`):
+complete a line for it. The definitions (`docs/rules/tictactoe.md`):
 
 - **win in 1**: squares that complete a line for P.
 - **block**: Q's threats (the category uses positions where Q has exactly one).

@@ -1,4 +1,4 @@
-"""Constants of k-in-a-row tic-tac-toe (`shared/RULES.md`, seed 003) and the board geometry.
+"""Constants of k-in-a-row tic-tac-toe (`docs/rules/tictactoe.md`) and the board geometry.
 
 Boards are numpy int8 arrays, `board[row, col]`, row 0 at the top: 0 empty, 1 X, 2 O. The kernels
 work on the flat view (`cell = row * size + col`, which is also the RL action index). A line is won

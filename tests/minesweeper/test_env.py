@@ -97,7 +97,7 @@ def test_masked_or_bad_actions_raise_a_clear_error() -> None:
         env.step(_cell_action(env, r, c))
     with pytest.raises(ValueError, match="out of range"):
         env.step(162)
-    with pytest.raises(ValueError, match="integer"):
+    with pytest.raises(TypeError, match="integer"):
         env.step("reveal 1 1")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="difficulty"):
         MinesweeperEnv(difficulty="expert")

@@ -123,20 +123,20 @@ def test_integer_like_actions_are_accepted(action: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("action", "match"),
+    ("action", "error", "match"),
     [
-        (4, "out of range"),
-        (-1, "out of range"),
-        (np.int64(7), "out of range"),
-        ("up", "integer"),
-        (None, "integer"),
-        (np.array([1, 2]), "integer"),
+        (4, ValueError, "out of range"),
+        (-1, ValueError, "out of range"),
+        (np.int64(7), ValueError, "out of range"),
+        ("up", TypeError, "integer"),
+        (None, TypeError, "integer"),
+        (np.array([1, 2]), TypeError, "integer"),
     ],
 )
-def test_a_bad_action_raises_a_clear_value_error(action: Any, match: str) -> None:
+def test_a_bad_action_raises_a_clear_error(action: Any, error: type, match: str) -> None:
     env = SnakeEnv()
     env.reset(seed=0)
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         env.step(action)
 
 

@@ -138,7 +138,7 @@ def test_masked_action_raises_a_clear_value_error() -> None:
         env.step(masked)
     with pytest.raises(ValueError, match="out of range"):
         env.step(N_ACTIONS)
-    with pytest.raises(ValueError, match="integer"):
+    with pytest.raises(TypeError, match="integer"):
         env.step("left")  # type: ignore[arg-type]
 
 
