@@ -18,7 +18,7 @@ def test_technique_order_matches_the_rules_table() -> None:
     assert len(ORDER) == len(names) == len(TIERS)
     for name, tier in zip(names, TIERS, strict=True):
         assert TECHNIQUE_TIER[name] == tier
-    assert TIERS == tuple(sorted(TIERS))
+    assert tuple(sorted(TIERS)) == TIERS
 
 
 def test_a_newspaper_puzzle_grades_tier_1() -> None:
