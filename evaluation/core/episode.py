@@ -239,12 +239,18 @@ class Comparer:
         _compare(None, event, self.recorded_result, what="result")
 
 
+EXPLANATIONS = frozenset({"reason", "notes"})
+"""Keys of free text written for people (why an answer was refused): recorded, not re-derived,
+since an answer that had no JSON form replays as a stand-in whose description differs."""
+
+
 def _same(a: Any, b: Any) -> bool:
-    """JSON equality: 1 == 1.0, but a boolean is never a number."""
+    """JSON equality: 1 == 1.0, but a boolean is never a number; explanations are skipped."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        keys = a.keys() - EXPLANATIONS
+        return keys == b.keys() - EXPLANATIONS and all(_same(a[k], b[k]) for k in keys)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
@@ -253,8 +259,8 @@ def _same(a: Any, b: Any) -> bool:
 def _compare(
     decision: int | None, derived: Mapping[str, Any], recorded: Mapping[str, Any], what: str = ""
 ) -> None:
-    for key in dict.fromkeys([*derived, *recorded]):
-        if key in ("call", "startedAt", "finishedAt"):
+    for key in derived:  # keys only a recording has are not derived, so not compared
+        if key in ("call", "startedAt", "finishedAt") or key in EXPLANATIONS:
             continue  # the call is the recording itself; times are not re-derived
         if not _same(derived.get(key), recorded.get(key)):
             label = f"{what} {key}".strip()

@@ -122,7 +122,9 @@ def _replay(path: Path) -> VerifyReport:
     if comparer.seen != len(events):
         raise MismatchError(comparer.seen, "the replayed game ended before the recorded decisions")
     if recorded is None:
-        return VerifyReport(str(path), "fail", None, "no result line", benchmark.name)
+        why = f" ({contents.note})" if contents.truncated else ""
+        message = f"no result line after {played.decisions} decisions{why}"
+        return VerifyReport(str(path), "fail", None, message, benchmark.name)
     if incomplete:
         raise MismatchError(
             None, f"the game is recorded as {recorded.get('endReason')} but it ended"

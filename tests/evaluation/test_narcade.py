@@ -208,7 +208,7 @@ def test_a_failing_model_is_counted_and_fails_the_run_keeping_partial_results(
 def test_ctrl_c_keeps_partial_results_and_exits_130(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import evaluation.policy_call as policy_call
+    import evaluation.core.policy_call as policy_call
 
     real = policy_call.call_policy
     calls = {"n": 0}

@@ -12,7 +12,7 @@ import pytest
 
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput
 from arcade_gym.tetris.game import TetrisGame
-from evaluation.policy_call import CallOutcome, call_policy
+from evaluation.core.policy_call import CallOutcome, call_policy
 from policies.base import DecisionContext, PolicyIdentity
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from evaluation import cli
-from evaluation.benchmarks import tetris as bench
-from evaluation.benchmarks.tetris import RunConfig, RunError, parse_modes, parse_seeds
-from evaluation.verify import verify_paths
+from evaluation.benchmarks.tetris_bench import runner as bench
+from evaluation.benchmarks.tetris_bench.runner import RunConfig, RunError, parse_modes, parse_seeds
+from evaluation.core.verify import verify_paths
 from policies.tetris import make_brain
 
 
@@ -107,7 +107,7 @@ def test_cli_user_errors_exit_2_with_one_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["tetris", "--brains", "oracle", "--output-dir", str(tmp_path / "a")]) == 2
-    assert "unknown brain 'oracle'" in capsys.readouterr().err
+    assert "unknown tetris policy 'oracle'" in capsys.readouterr().err
     assert cli.main(["tetris", "--merge", "index.json", "--output-dir", str(tmp_path / "b")]) == 2
     assert "--official" in capsys.readouterr().err
     assert cli.main(["probe", "--brain", "nobody"]) == 2
@@ -165,4 +165,4 @@ def test_a_brain_that_cannot_answer_stops_the_batch(tmp_path: Path) -> None:
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["status"] == "stopped" and len(manifest["missing"]) == 4
     assert not list(run.glob("results/**/*.json"))
-    assert list(run.glob("logs/broken/IQ/seed-01.jsonl.interrupted-1"))
+    assert list(run.glob("logs/broken/IQ/seed-01.jsonl.aborted-1"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput
-from evaluation.probe import probe_questions, run_probe
+from evaluation.benchmarks.tetris_bench.probe import probe_questions, run_probe
 from policies.base import DecisionContext
 from policies.tetris import make_brain
 

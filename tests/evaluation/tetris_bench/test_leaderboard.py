@@ -11,17 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.leaderboard import (
+from evaluation.benchmarks.tetris_bench.leaderboard import (
     COLUMNS,
     Leaderboard,
     build_leaderboard,
+    cost_per_100,
     load_index,
+    median_latency,
     merge_index,
     to_json,
     to_markdown,
     to_text,
 )
-from evaluation.records import GameResult
+from evaluation.benchmarks.tetris_bench.records import GameResult
 
 RULESET = "tetris-bench@3"
 SEEDS = [f"seed-{i:02d}" for i in range(1, 11)]
@@ -319,7 +321,7 @@ def test_merge_refuses_quick_runs_and_foreign_files(tmp_path: Path) -> None:
 
 
 def test_a_lone_brain_has_no_comparison_rather_than_a_separated_record() -> None:
-    from evaluation.leaderboard import to_text
+    from evaluation.benchmarks.tetris_bench.leaderboard import to_text
 
     results = [
         GameResult(
@@ -332,3 +334,46 @@ def test_a_lone_brain_has_no_comparison_rather_than_a_separated_record() -> None
     ]  # fmt: skip
     text = to_text(build_leaderboard(results))
     assert "no other brain to compare with" in text and "separated record" not in text
+
+
+def costed_game(
+    latencies: list[float], cost: float | None, decisions: int, mode: str = "IQ"
+) -> GameResult:
+    return GameResult(
+        ruleset="tetris-bench@3",
+        seed="seed-01",
+        mode=mode,
+        brain={"slug": "b", "name": "B", "kind": "llm"},
+        end_reason="top-out",
+        score=0,
+        lines=0,
+        pieces=decisions,
+        ticks=decisions,
+        level=1,
+        decisions=decisions,
+        latencies_ms=latencies,
+        cost_usd=cost,
+        priced_calls=decisions if cost is not None else 0,
+        unpriced_calls=0 if cost is not None else decisions,
+    )
+
+
+def test_median_latency_pools_completed_calls_of_both_modes() -> None:
+    games = [
+        costed_game([10.0, 30.0], None, 2),
+        costed_game([20.0, 500.0, 40.0], None, 3, mode="Blitz"),
+    ]
+    assert median_latency(games) == 30.0
+    assert median_latency([costed_game([], None, 0)]) is None
+
+
+def test_cost_per_100_decisions_over_both_modes() -> None:
+    games = [costed_game([], 0.01, 100), costed_game([], 0.02, 200, mode="Blitz")]
+    assert cost_per_100(games) == pytest.approx(0.03 / 300 * 100)
+    # An unpriced game adds decisions but no cost.
+    assert cost_per_100([*games, costed_game([], None, 100)]) == pytest.approx(0.03 / 400 * 100)
+
+
+def test_cost_is_none_for_a_local_brain() -> None:
+    assert cost_per_100([costed_game([1.0], None, 50), costed_game([1.0], None, 50)]) is None
+    assert cost_per_100([]) is None

@@ -13,15 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import brentq
 
-from evaluation.records import GameResult
-from evaluation.stats import (
+from evaluation.core.stats import (
     Comparison,
     HeadToHead,
     bradley_terry,
     brier,
     bt_bootstrap,
-    cost_per_100,
-    median_latency,
     paired_bootstrap,
     seed_comparisons,
     separated,
@@ -349,43 +346,3 @@ def test_brier_on_known_pairs() -> None:
 def test_brier_lies_between_zero_and_one(pairs: list[tuple[float, bool]]) -> None:
     score = brier(pairs)
     assert score is not None and 0.0 <= score <= 1.0
-
-
-def game(
-    latencies: list[float], cost: float | None, decisions: int, mode: str = "IQ"
-) -> GameResult:
-    return GameResult(
-        ruleset="tetris-bench@3",
-        seed="seed-01",
-        mode=mode,
-        brain={"slug": "b", "name": "B", "kind": "llm"},
-        end_reason="top-out",
-        score=0,
-        lines=0,
-        pieces=decisions,
-        ticks=decisions,
-        level=1,
-        decisions=decisions,
-        latencies_ms=latencies,
-        cost_usd=cost,
-        priced_calls=decisions if cost is not None else 0,
-        unpriced_calls=0 if cost is not None else decisions,
-    )
-
-
-def test_median_latency_pools_completed_calls_of_both_modes() -> None:
-    games = [game([10.0, 30.0], None, 2), game([20.0, 500.0, 40.0], None, 3, mode="Blitz")]
-    assert median_latency(games) == 30.0
-    assert median_latency([game([], None, 0)]) is None
-
-
-def test_cost_per_100_decisions_over_both_modes() -> None:
-    games = [game([], 0.01, 100), game([], 0.02, 200, mode="Blitz")]
-    assert cost_per_100(games) == pytest.approx(0.03 / 300 * 100)
-    # An unpriced game adds decisions but no cost.
-    assert cost_per_100([*games, game([], None, 100)]) == pytest.approx(0.03 / 400 * 100)
-
-
-def test_cost_is_none_for_a_local_brain() -> None:
-    assert cost_per_100([game([1.0], None, 50), game([1.0], None, 50)]) is None
-    assert cost_per_100([]) is None

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from arcade_gym.core.clock import SimulatedClock
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput, validate
 from arcade_gym.tetris.game import TetrisGame
+from evaluation.benchmarks.tetris_bench.episode import apply_decision, play_tetris
 from evaluation.cli import main
-from evaluation.harness import apply_decision, play_tetris
-from evaluation.logs import (
+from evaluation.core.eventlog import (
     GameLog,
     LogFormatError,
     Unserialisable,
@@ -28,7 +28,7 @@ from evaluation.logs import (
     read_log,
     to_jsonable,
 )
-from evaluation.verify import verify_log, verify_paths
+from evaluation.core.verify import verify_log, verify_paths
 from policies.base import DecisionContext, PolicyIdentity
 
 # --------------------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def _edit(path: Path, tick: int, change: Callable[[dict[str, Any]], None]) -> No
     lines = path.read_text().splitlines()
     for i, line in enumerate(lines):
         record = json.loads(line)
-        if record.get("type") == "tick" and record["tick"] == tick:
+        if record.get("type") == "decision" and record["tick"] == tick:
             change(record)
             lines[i] = dumps(record)
     path.write_text("\n".join(lines) + "\n")
@@ -261,7 +261,7 @@ def test_a_cut_off_last_line_is_tolerated_and_reported(iq_log: Path) -> None:
     assert contents.truncated and "cut off" in (contents.note or "")
     assert contents.result is None and contents.events == complete.events
     report = verify_log(iq_log)
-    assert not report.ok and report.first_bad_tick is None
+    assert not report.ok and report.decision is None
     assert "no result line" in report.message and "cut off" in report.message
 
 
@@ -298,7 +298,7 @@ def test_untouched_iq_and_blitz_logs_verify(iq_log: Path, blitz_log: Path) -> No
     for path in (iq_log, blitz_log):
         report = verify_log(path)
         assert report.ok, report.message
-        assert report.first_bad_tick is None and "ticks replay" in report.message
+        assert report.decision is None and "decisions replay" in report.message
     outcomes = {e["blitz"]["outcome"] for e in read_log(blitz_log).events}
     assert {"in-time", "late", "locked-by-gravity", "unusable"} <= outcomes
 
@@ -317,11 +317,11 @@ def test_an_edited_answer_fails_at_its_tick(which: str, iq_log: Path, blitz_log:
     tick = _first_valid_tick(path)
 
     def move(record: dict[str, Any]) -> None:
-        record["answer"]["choice"][0]["x"] += 1
+        record["call"]["answer"]["choice"][0]["x"] += 1
 
     _edit(path, tick, move)
     report = verify_log(path)
-    assert not report.ok and report.first_bad_tick == tick
+    assert not report.ok and report.decision == tick
     assert "verdict" in report.message
 
 
@@ -334,21 +334,21 @@ def test_an_answer_edited_consistently_fails_at_the_next_tick(iq_log: Path) -> N
     for event in events[:tick]:  # reach the question of `tick` by replaying the log
         asked = game.question("IQ")
         ok = event["call"]["status"] == "ok"
-        verdict = validate(from_jsonable(event["answer"]), asked) if ok else None
+        verdict = validate(from_jsonable(event["call"]["answer"]), asked) if ok else None
         apply_decision(game, "IQ", verdict)
     q = game.question("IQ")
     recorded = events[tick]["played"]
     other = next(p for p in q.legal if p.to_dict() != recorded)
 
     def swap(record: dict[str, Any]) -> None:
-        record["answer"] = {"stateHash": q.state_hash, "choice": [other.to_dict() | {"p": 1}]}
+        record["call"]["answer"] = {"stateHash": q.state_hash, "choice": [other.to_dict() | {"p": 1}]}
         record["verdict"]["placement"] = other.to_dict()
         record["played"] = other.to_dict()
         record["risk"] = None
 
     _edit(iq_log, tick, swap)
     report = verify_log(iq_log)
-    assert not report.ok and report.first_bad_tick in (tick, tick + 1)
+    assert not report.ok and report.decision in (tick, tick + 1)
 
 
 @pytest.mark.parametrize("which", ["iq", "blitz"])
@@ -360,7 +360,7 @@ def test_an_edited_hash_fails_at_its_tick(which: str, iq_log: Path, blitz_log: P
 
     _edit(path, 5, rehash)
     report = verify_log(path)
-    assert (report.ok, report.first_bad_tick) == (False, 5)
+    assert (report.ok, report.decision) == (False, 5)
     assert "stateHash" in report.message
 
 
@@ -370,7 +370,7 @@ def test_an_edited_score_fails(iq_log: Path) -> None:
 
     _edit(iq_log, 4, inflate)
     report = verify_log(iq_log)
-    assert (report.ok, report.first_bad_tick) == (False, 4)
+    assert (report.ok, report.decision) == (False, 4)
 
 
 def test_an_edited_result_fails_outside_the_ticks(iq_log: Path) -> None:
@@ -385,17 +385,17 @@ def test_an_edited_result_fails_outside_the_ticks(iq_log: Path) -> None:
     result["score"] += 1
     iq_log.write_text("\n".join([*text.splitlines()[:-1], dumps(result)]) + "\n")
     report = verify_log(iq_log)
-    assert not report.ok and report.first_bad_tick is None
+    assert not report.ok and report.decision is None
     assert "result score" in report.message
 
 
 def test_an_edited_blitz_elapsed_time_fails_at_its_tick(blitz_log: Path) -> None:
     def slower(record: dict[str, Any]) -> None:
-        record["blitz"]["elapsedMs"] = 100000.0
+        record["call"]["elapsedMs"] = 100000.0
 
     _edit(blitz_log, 0, slower)
     report = verify_log(blitz_log)
-    assert (report.ok, report.first_bad_tick) == (False, 0)
+    assert (report.ok, report.decision) == (False, 0)
 
 
 def test_verify_paths_takes_files_and_directories(iq_log: Path, blitz_log: Path) -> None:
@@ -420,7 +420,7 @@ def test_cli_verify_exit_codes(
     _edit(blitz_log, 2, rehash)
     assert main(["verify", str(iq_log), str(blitz_log)]) == 1
     out = capsys.readouterr().out
-    assert f"FAIL  {blitz_log} at tick 2: stateHash" in out
+    assert f"FAIL  {blitz_log} at decision 2: stateHash" in out
     assert "1 of 2 logs failed" in out
 
     assert main(["verify", str(iq_log.parent / "nope.jsonl")]) == 2
@@ -431,3 +431,64 @@ def test_cli_verify_exit_codes(
     empty.mkdir()
     assert main(["verify", str(empty)]) == 2
     assert "no *.jsonl logs" in capsys.readouterr().err
+
+
+def _as_version_1(path: Path) -> None:
+    """Rewrite a current log in the layout of logVersion 1 (tick lines, answer at the top)."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    header = lines[0]
+    settings = header["settings"]
+    old = [
+        {
+            "type": "header",
+            "ruleset": header["versions"]["ruleset"],
+            "seed": header["seed"],
+            "mode": settings["mode"],
+            "brain": header["policy"],
+            "packageVersion": header["packageVersion"],
+            "startedAt": header["startedAt"],
+            "budgetMs": settings["budgetMs"],
+            "pieceCap": settings["pieceCap"],
+            "tickCap": settings["tickCap"],
+            "clock": settings["clock"],
+            "logVersion": 1,
+        }
+    ]
+    for event in lines[1:-1]:
+        call = event["call"]
+        tick = {
+            "type": "tick",
+            "tick": event["tick"],
+            "stateHash": event["stateHash"],
+            "answer": call["answer"],
+            "verdict": event["verdict"],
+            "call": {"status": call["status"], "error": call["error"]},
+            "played": event["played"],
+            "hold": event["hold"],
+            "risk": event["risk"],
+            "latencyMs": call["latencyMs"],
+            "costUsd": event["costUsd"],
+        }
+        if "blitz" in event:
+            tick["blitz"] = {**event["blitz"], "elapsedMs": call["elapsedMs"]}
+        tick["scoreAfter"] = event["scoreAfter"]
+        old.append(tick)
+    old.append(lines[-1])
+    path.write_text("".join(dumps(record) + "\n" for record in old))
+
+
+def test_logs_of_version_1_still_verify_and_an_edit_still_fails(
+    iq_log: Path, blitz_log: Path
+) -> None:
+    for path in (iq_log, blitz_log):
+        _as_version_1(path)
+        assert read_log(path).header["logVersion"] == 1
+        report = verify_log(path)
+        assert report.ok, report.message
+    lines = iq_log.read_text().splitlines()
+    tick = json.loads(lines[4])
+    tick["stateHash"] = "deadbeef"
+    lines[4] = dumps(tick)
+    iq_log.write_text("\n".join(lines) + "\n")
+    report = verify_log(iq_log)
+    assert (report.ok, report.decision) == (False, 3)
