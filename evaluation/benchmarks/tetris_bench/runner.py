@@ -155,8 +155,8 @@ def run_tetris_bench(
     when concurrent): the manifest says what is missing and the outcome is marked interrupted.
     A brain whose `fatal_error` is set after a game stops the batch with FatalBrainError; a game
     aborted by a failure on our side (`policies.base.ServiceFailureError`) is set aside and
-    listed in `aborted`; both are played again by a resumed run. The leaderboard is built only when no
-    game is missing.
+    listed in `aborted`; both are played again by a resumed run. The leaderboard is built only
+    when no game is missing.
     """
     if concurrency < 1:
         raise RunError("--concurrency must be >= 1")

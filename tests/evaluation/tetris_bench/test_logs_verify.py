@@ -341,7 +341,10 @@ def test_an_answer_edited_consistently_fails_at_the_next_tick(iq_log: Path) -> N
     other = next(p for p in q.legal if p.to_dict() != recorded)
 
     def swap(record: dict[str, Any]) -> None:
-        record["call"]["answer"] = {"stateHash": q.state_hash, "choice": [other.to_dict() | {"p": 1}]}
+        record["call"]["answer"] = {
+            "stateHash": q.state_hash,
+            "choice": [other.to_dict() | {"p": 1}],
+        }
         record["verdict"]["placement"] = other.to_dict()
         record["played"] = other.to_dict()
         record["risk"] = None
