@@ -19,6 +19,7 @@ ENVS: dict[str, str] = {
     f"{NAMESPACE}/Snake-v0": "arcade_gym.snake.env:SnakeEnv",
     f"{NAMESPACE}/Minesweeper-v0": "arcade_gym.minesweeper.env:MinesweeperEnv",
     f"{NAMESPACE}/TicTacToe-v0": "arcade_gym.tictactoe.env:TicTacToeEnv",
+    f"{NAMESPACE}/Sudoku-v0": "arcade_gym.sudoku.env:SudokuEnv",
 }
 """Env id -> entry point. Episode caps live in the envs themselves (truncation), not TimeLimit."""
 
@@ -30,6 +31,7 @@ WARMUPS: dict[str, str] = {
     "snake": "arcade_gym.snake.env:compile_kernels",
     "minesweeper": "arcade_gym.minesweeper.engine:warmup",
     "tictactoe": "arcade_gym.tictactoe.warmup:compile_kernels",
+    "sudoku": "arcade_gym.sudoku.warmup:compile_kernels",
 }
 """Game -> its warmup entry point (`arcade_gym.core.warmup.warm_all()` runs them all)."""
 

@@ -1,0 +1,74 @@
+"""The state of one Sudoku game over numpy arrays: the board, its candidates and legal actions.
+
+An action is `cell * 9 + digit - 1` (cell = row * 9 + col): write `digit` in an empty cell where
+no peer holds it. The solution is kept to reward placements and to tell when the grid is solved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arcade_gym.sudoku import engine as E
+from arcade_gym.sudoku.contract import SudokuQuestion
+from arcade_gym.sudoku.rules import CELLS, cell_name, grid_text
+
+N_ACTIONS = CELLS * 9
+
+
+class SudokuGame:
+    """One grid being filled in; `reset` starts a puzzle, `play` applies a legal action."""
+
+    def __init__(self) -> None:
+        self.puzzle = np.zeros(CELLS, np.int8)
+        self.solution = np.zeros(CELLS, np.int8)
+        self.board = np.zeros(CELLS, np.int8)
+        self.cand = np.zeros(CELLS, np.int32)
+        self.mask = np.zeros(N_ACTIONS, np.int8)
+        self.legal = 0
+        self.correct = 0
+        self.wrong = 0
+        self.grid_id = ""
+        self.tier: int | None = None
+
+    def reset(
+        self, puzzle: np.ndarray, solution: np.ndarray, grid_id: str = "", tier: int | None = None
+    ) -> None:
+        """Start `puzzle` (int8 (81,), 0 = blank) whose unique solution is `solution`."""
+        self.puzzle[:] = puzzle
+        self.solution[:] = solution
+        self.board[:] = puzzle
+        self.legal = E.fill_mask(self.board, self.cand, self.mask)
+        self.correct = self.wrong = 0
+        self.grid_id = grid_id
+        self.tier = tier
+
+    def play(self, action: int) -> int:
+        """Apply a legal action; +1 if the digit is the solution's, -1 if not."""
+        reward, self.legal = E.step(self.board, self.cand, self.mask, self.solution, action)
+        if reward > 0:
+            self.correct += 1
+        else:
+            self.wrong += 1
+        return reward
+
+    @property
+    def filled(self) -> int:
+        return int(np.count_nonzero(self.board))
+
+    @property
+    def solved(self) -> bool:
+        return bool((self.board == self.solution).all())
+
+    @property
+    def over(self) -> bool:
+        """Solved, or no legal placement left (a dead end after a wrong digit)."""
+        return self.legal == 0
+
+    def question(self) -> SudokuQuestion:
+        """The benchmark question for the grid as it stands."""
+        return SudokuQuestion.from_puzzle(grid_text(self.board), self.grid_id)
+
+    @staticmethod
+    def action_text(action: int) -> str:
+        """`r3c5=7` for an action index."""
+        return f"{cell_name(action // 9)}={action % 9 + 1}"
