@@ -3,13 +3,15 @@ games that do not top out."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from arcade_gym.tetris.contract import AgentInput, validate
 from arcade_gym.tetris.game import TetrisGame
+from evaluation.benchmarks.tetris_bench.episode import play_tetris
 from policies.base import DecisionContext, Policy
 from policies.tetris import HeuristicBrain, RandomBrain, SearchBrain, make_brain, warmup
-from policies.tetris.selfplay import play_game
 
 SEEDS = ("seed-01", "seed-07", "brains-a", "brains-b")
 CTX = DecisionContext.with_budget(20_000)
@@ -220,10 +222,10 @@ def test_heuristic_does_not_hold_when_the_active_piece_fits() -> None:
     assert played.lines_cleared == 4
 
 
-def test_heuristic_plays_100_pieces_without_topping_out() -> None:
-    score, lines, pieces, end = play_game(HeuristicBrain(), "seed-05", piece_cap=100)
-    assert (pieces, end) == (100, "piece cap")
-    assert lines >= 30 and score > 0
+def test_heuristic_plays_100_pieces_without_topping_out(tmp_path: Path) -> None:
+    game = play_tetris(HeuristicBrain(), "seed-05", "IQ", tmp_path / "g.jsonl", piece_cap=100)
+    assert (game.pieces, game.end_reason) == (100, "piece cap")
+    assert game.lines >= 30 and game.score > 0
 
 
 # --- search -----------------------------------------------------------------------------------
@@ -278,8 +280,10 @@ def test_search_answers_from_the_first_ply_when_out_of_time(questions: list[Agen
         assert verdict.usable
 
 
-def test_search_plays_100_pieces_with_tetrises_and_without_topping_out() -> None:
-    score, lines, pieces, end = play_game(SearchBrain(beam_width=60, depth=4), "brains-c", 100)
-    assert (pieces, end) == (100, "piece cap")
+def test_search_plays_100_pieces_with_tetrises_and_without_topping_out(tmp_path: Path) -> None:
+    brain = SearchBrain(beam_width=60, depth=4)
+    game = play_tetris(brain, "brains-c", "IQ", tmp_path / "g.jsonl", piece_cap=100)
+    assert (game.pieces, game.end_reason) == (100, "piece cap")
+    lines, score = game.lines, game.score
     assert lines >= 28
     assert score > 800 * 4  # more than the same lines as singles could give
