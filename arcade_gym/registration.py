@@ -20,6 +20,7 @@ ENVS: dict[str, str] = {
     f"{NAMESPACE}/Minesweeper-v0": "arcade_gym.minesweeper.env:MinesweeperEnv",
     f"{NAMESPACE}/TicTacToe-v0": "arcade_gym.tictactoe.env:TicTacToeEnv",
     f"{NAMESPACE}/Sudoku-v0": "arcade_gym.sudoku.env:SudokuEnv",
+    f"{NAMESPACE}/Chess-v0": "arcade_gym.chess.env:ChessEnv",
 }
 """Env id -> entry point. Episode caps live in the envs themselves (truncation), not TimeLimit."""
 
@@ -32,6 +33,7 @@ WARMUPS: dict[str, str] = {
     "minesweeper": "arcade_gym.minesweeper.engine:warmup",
     "tictactoe": "arcade_gym.tictactoe.warmup:compile_kernels",
     "sudoku": "arcade_gym.sudoku.warmup:compile_kernels",
+    "chess": "arcade_gym.chess.engine:warmup",
 }
 """Game -> its warmup entry point (`arcade_gym.core.warmup.warm_all()` runs them all)."""
 
