@@ -29,6 +29,9 @@ from evaluation.core.eventlog import from_jsonable, to_jsonable
 from evaluation.core.policy_call import CallOutcome, call_policy
 from policies.base import DecisionContext
 
+WALL_CLOCK_KEYS = frozenset({"latencyMs", "startedAt", "finishedAt"})
+"""Telemetry that measures wall time: kept out of logs (see `Call.record`)."""
+
 INCOMPLETE_ENDS = ("interrupted", "aborted", "stopped")
 """End reasons of a result line that mark a game as not finished (never counted, replayed)."""
 
@@ -103,17 +106,19 @@ class Call:
     telemetry: Mapping[str, Any] | None = None
 
     def record(self) -> dict[str, Any]:
-        """The `call` block of a decision event."""
+        """The `call` block of a decision event. Wall-clock measurements (latency) are left out:
+        they go to results, so the same seed and the same answers give a byte-identical log
+        (a cached or distributed re-run included)."""
         o = self.outcome
         block: dict[str, Any] = {
             "status": o.status,
             "answer": to_jsonable(o.answer) if o.status == "ok" else None,
             "error": o.error,
-            "latencyMs": round(o.latency_ms, 3) if math.isfinite(o.latency_ms) else None,
             "elapsedMs": self.elapsed_ms,
         }
         if self.telemetry:
-            block["usage"] = to_jsonable(dict(self.telemetry))
+            usage = {k: v for k, v in self.telemetry.items() if k not in WALL_CLOCK_KEYS}
+            block["usage"] = to_jsonable(usage)
         return block
 
 
@@ -176,7 +181,6 @@ class RecordedCaller:
             raise MismatchError(self.index - 1, f"unknown call status {status!r}")
         if status != "ok" and block.get("answer") is not None:
             raise MismatchError(self.index - 1, f"a {status} call with an answer recorded")
-        latency = block.get("latencyMs")
         elapsed = block.get("elapsedMs")
         if elapsed is not None and not (isinstance(elapsed, int | float) and elapsed >= 0):
             raise MismatchError(self.index - 1, f"elapsedMs must be a number >= 0, got {elapsed!r}")
@@ -186,7 +190,7 @@ class RecordedCaller:
             from_jsonable(block.get("answer")),
             status,
             block.get("error"),
-            float(latency) if isinstance(latency, int | float) else math.nan,
+            math.nan,  # latency is measured, never recorded in the log
         )
         usage = block.get("usage")
         return Call(outcome, None if elapsed is None else float(elapsed), usage)
@@ -260,7 +264,7 @@ def _compare(
     decision: int | None, derived: Mapping[str, Any], recorded: Mapping[str, Any], what: str = ""
 ) -> None:
     for key in derived:  # keys only a recording has are not derived, so not compared
-        if key in ("call", "startedAt", "finishedAt") or key in EXPLANATIONS:
+        if key == "call" or key in EXPLANATIONS:
             continue  # the call is the recording itself; times are not re-derived
         if not _same(derived.get(key), recorded.get(key)):
             label = f"{what} {key}".strip()

@@ -7,16 +7,18 @@ anything a policy returned, so they are made JSON-safe reversibly (`to_jsonable`
 ints, arbitrary objects) becomes a small tagged object `{"$type": ..., "value": ...}` that decodes
 to a value the validator judges the same way.
 
-Lines are written and flushed one at a time: a crash leaves every finished line readable, and
-`read_log` tolerates a cut-off last line and says so.
+A log holds no wall-clock measurement (no time of day, no latency: those go to results), so the
+same seed and the same answers give the same bytes. Lines are written and flushed one at a time:
+a crash leaves every finished line readable, and `read_log` tolerates a cut-off last line and
+says so.
 
 Format (`logVersion` 2), one JSON object per line:
 
 - `{"type": "header", "logVersion": 2, "benchmark", "versions": {...}, "seed", "policy": {slug,
-  name, kind, ...}, "settings": {...}, "packageVersion", "startedAt"}`: `benchmark` picks the
-  replayer; `versions` hold the rule and protocol versions the game was played under;
-- `{"type": "decision", "n", "call": {status, answer, error, latencyMs, elapsedMs, usage?},
-  ...}` per decision, the rest of the fields the benchmark's own;
+  name, kind, ...}, "settings": {...}, "packageVersion"}`: `benchmark` picks the replayer;
+  `versions` hold the rule and protocol versions the game was played under;
+- `{"type": "decision", "n", "call": {status, answer, error, elapsedMs, usage?}, ...}` per
+  decision, the rest of the fields the benchmark's own;
 - `{"type": "result", "endReason", ...}` once, last. `endReason` "interrupted", "aborted" or
   "stopped" marks a game that did not finish (never counted, replayed on resume).
 
@@ -220,9 +222,9 @@ def header_event(
     seed: str | int,
     policy: Mapping[str, Any],
     settings: Mapping[str, Any],
-    started_at: str | None = None,
 ) -> dict[str, Any]:
-    """The first line of a log: which benchmark, under which versions, what was played by whom."""
+    """The first line of a log: which benchmark, under which versions, what was played by whom
+    (no time of day: the same game gives the same bytes; times go to results and manifests)."""
     return {
         "type": "header",
         "logVersion": LOG_VERSION,
@@ -232,7 +234,6 @@ def header_event(
         "policy": to_jsonable(dict(policy)),
         "settings": to_jsonable(dict(settings)),
         "packageVersion": arcade_gym.__version__,
-        "startedAt": started_at or utc_now_iso(),
     }
 
 

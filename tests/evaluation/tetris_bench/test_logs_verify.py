@@ -449,7 +449,7 @@ def _as_version_1(path: Path) -> None:
             "mode": settings["mode"],
             "brain": header["policy"],
             "packageVersion": header["packageVersion"],
-            "startedAt": header["startedAt"],
+            "startedAt": "2026-11-01T00:00:00.000Z",
             "budgetMs": settings["budgetMs"],
             "pieceCap": settings["pieceCap"],
             "tickCap": settings["tickCap"],
@@ -469,7 +469,7 @@ def _as_version_1(path: Path) -> None:
             "played": event["played"],
             "hold": event["hold"],
             "risk": event["risk"],
-            "latencyMs": call["latencyMs"],
+            "latencyMs": 1.5,
             "costUsd": event["costUsd"],
         }
         if "blitz" in event:
