@@ -3,17 +3,26 @@
 How a new game uses it (see `arcade_gym/snake/env.py` for a complete example):
 
 1. Subclass `ArcadeEnv`, check each constructor argument with `arcade_gym.core.args`, then call
-   `self._setup_actions(n_actions, mask)` with the int8 array your game keeps its legal-action
-   mask in (updated in place). The action space becomes a `MaskedDiscrete` over that mask.
+   `self._setup_actions(n_actions, mask, illegal_action=..., illegal_reward=...)` with the int8
+   array your game keeps its legal-action mask in (updated in place), and
+   `self._setup_observation(space, observation)` with your structured observation space. Accept
+   `observation="dict"`, `illegal_action="raise"` and `illegal_reward=-1.0` as keywords and pass
+   them on: the action space becomes a `MaskedDiscrete` over the mask, and `"flat"` gives one
+   float32 vector (`arcade_gym/core/observation.py`; every Box bound must be finite).
 2. Implement `_begin(seed) -> (observation, info)`: start a game from `seed`, a checked named seed
    from `reset(options={"seed": ...})` or a 64-bit draw from the env's `np_random`.
 3. Implement `_advance(action) -> (observation, reward, terminated, truncated, info)` for an
-   action the base has already checked (an int in range, unmasked). Put the mask in
-   `info["action_mask"]` in both hooks.
-4. Where the defaults do not fit, set `option_keys`, `masked_actions_legal` (Snake: the masked
-   reversal is playable), `action_layout` (named in errors), `named_seed_help`, or override
-   `check_named_seed`, `_draw_seed` and `_describe_action`.
-5. Register the env id and the game's warmup in `arcade_gym/registration.py`.
+   action the base has already checked (an int in range, unmasked), and `_current() ->
+   (observation, info)` for the state as it stands (a penalised illegal action leaves it). Put
+   the mask in `info["action_mask"]` in all three. Return structured observations; the base
+   flattens them.
+4. Implement `_decisions_left()` when the game has a decision cap, so penalised actions count
+   against it.
+5. Where the defaults do not fit, set `option_keys`, `masked_actions_legal` (Snake: the masked
+   reversal is playable), `action_layout` (named in errors), `named_seed_help`, `variants` (the
+   boards the checkers run on), or override `check_named_seed`, `_draw_seed` and
+   `_describe_action`.
+6. Register the env id and the game's warmup in `arcade_gym/registration.py`.
 
 What every env then does the same way:
 
@@ -27,17 +36,24 @@ What every env then does the same way:
 - `action_masks()` (sb3-contrib's MaskablePPO) and `info["action_mask"]` hold the same mask, and
   `action_space.sample()` draws from it (`arcade_gym/core/spaces.py` says how a sample drawn
   before a reset is played).
+- For learners that do not mask, `illegal_action="penalty"` turns a masked action into a step
+  that changes nothing, pays `illegal_reward` and sets `info["illegal"]` (counted against the
+  decision cap), and `"terminate"` ends the episode with that penalty. Out-of-range and
+  non-integer actions still raise: they are bugs, not moves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, SupportsFloat, TypeVar
+from typing import Any, ClassVar, Generic, SupportsFloat, TypeVar
 
 import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
 
 from arcade_gym.core.actions import action_index
+from arcade_gym.core.args import check_choice
+from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import MaskedDiscrete
 
 ObsT = TypeVar("ObsT")
@@ -50,8 +66,13 @@ ENDED = "the episode has ended; call reset() before step()"
 
 _NEW, _RUNNING, _ENDED = 0, 1, 2
 
+ILLEGAL_ACTION_MODES = ("raise", "penalty", "terminate")
+"""What a masked action does: raise ValueError (default); or leave the state unchanged, pay
+`illegal_reward` and set `info["illegal"]`, continuing (`penalty`, each one counted against the
+decision cap) or ending the episode (`terminate`)."""
 
-class ArcadeEnv(gym.Env[ObsT, np.int64]):
+
+class ArcadeEnv(gym.Env[Any, np.int64], Generic[ObsT]):
     """The shared behaviour of every arcade-gym env (this module's docstring says how to use it)."""
 
     option_keys: ClassVar[frozenset[str]] = frozenset({"seed"})
@@ -68,13 +89,42 @@ class ArcadeEnv(gym.Env[ObsT, np.int64]):
 
     action_space: MaskedDiscrete
     _phase: int = _NEW
+    _illegal: int = 0
+    _flatten: Flattener | None = None
 
-    def _setup_actions(self, n_actions: int, mask: np.ndarray) -> None:
-        """Make the action space a `MaskedDiscrete(n_actions)` over the live int8 `mask`."""
+    def _setup_actions(
+        self,
+        n_actions: int,
+        mask: np.ndarray,
+        *,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        """Make the action space a `MaskedDiscrete(n_actions)` over the live int8 `mask`, and
+        choose what a masked action does (`ILLEGAL_ACTION_MODES`)."""
         self._n_actions = int(n_actions)
         self._mask = mask
         self.action_space = MaskedDiscrete(self._n_actions, mask)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if isinstance(illegal_reward, bool) or not isinstance(
+            illegal_reward, int | float | np.integer | np.floating
+        ):
+            raise TypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        if not np.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
+        self.illegal_reward = float(illegal_reward)
         self._phase = _NEW
+
+    def _setup_observation(self, space: spaces.Space[Any], observation: str = "dict") -> None:
+        """Set the observation space: the game's structured `space`, or (`"flat"`) one float32
+        vector holding the same values (`arcade_gym/core/observation.py`)."""
+        self.observation_mode = check_choice("observation", observation, OBSERVATION_MODES)
+        if observation == "flat":
+            self._flatten = Flattener(space)
+            self.observation_space = self._flatten.space_flat
+        else:
+            self._flatten = None
+            self.observation_space = space
 
     # --- hooks a game implements ----------------------------------------------------------------
     def _begin(self, seed: str | int) -> tuple[ObsT, dict[str, Any]]:
@@ -84,6 +134,15 @@ class ArcadeEnv(gym.Env[ObsT, np.int64]):
     def _advance(self, action: int) -> StepResult:
         """Play a checked action; Gymnasium's five-tuple."""
         raise NotImplementedError
+
+    def _current(self) -> tuple[ObsT, dict[str, Any]]:
+        """The observation and info of the state as it is (a penalised step leaves it)."""
+        raise NotImplementedError
+
+    def _decisions_left(self) -> int | None:
+        """How many more decisions the game's cap allows (None: no cap). Penalised steps count
+        against it, so an agent that only plays illegal actions is still truncated."""
+        return None
 
     def _describe_action(self, action: int) -> str:
         """A few words naming `action` in errors, e.g. "row 1, col 2"."""
@@ -105,14 +164,15 @@ class ArcadeEnv(gym.Env[ObsT, np.int64]):
     # --- Gymnasium API --------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[ObsT, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         named = self.named_seed(options)
         self.action_space.mark_stale()
         self._phase = _NEW  # until the new game stands (a failing game stays unplayable)
-        result = self._begin(self._draw_seed() if named is None else named)
+        obs, info = self._begin(self._draw_seed() if named is None else named)
         self._phase = _RUNNING
-        return result
+        self._illegal = 0
+        return (obs if self._flatten is None else self._flatten(obs)), info
 
     def step(self, action: Any) -> StepResult:
         if self._phase != _RUNNING:
@@ -124,7 +184,11 @@ class ArcadeEnv(gym.Env[ObsT, np.int64]):
                 a = self._unmasked(action, a)
         else:
             a = self._checked(action)
+        if a < 0:
+            return self._penalised()
         result = self._advance(a)
+        if self._flatten is not None or self._illegal:
+            result = self._adjusted(result)
         if result[2] or result[3]:
             self._phase = _ENDED
         return result
@@ -162,8 +226,37 @@ class ArcadeEnv(gym.Env[ObsT, np.int64]):
             resolved = self.action_space.resolve_stale(a)
             if resolved is not None:
                 return resolved
+        if self.illegal_action != "raise":
+            return -1
         described = self._describe_action(a)
         raise ValueError(
             f"action {a}{f' ({described})' if described else ''} is masked out; choose an action "
             "where info['action_mask'] / env.action_masks() is 1"
         )
+
+    # --- illegal actions as penalties, flat observations ------------------------------------------
+    def _penalised(self) -> StepResult:
+        """A masked action under `illegal_action="penalty"|"terminate"`: the state is unchanged."""
+        self._illegal += 1
+        state, info = self._current()
+        info["illegal"] = True
+        info["illegal_actions"] = self._illegal
+        terminated = self.illegal_action == "terminate"
+        left = self._decisions_left()
+        truncated = not terminated and left is not None and self._illegal >= left
+        if terminated or truncated:
+            self._phase = _ENDED
+        obs = state if self._flatten is None else self._flatten(state)
+        return obs, self.illegal_reward, terminated, truncated, info
+
+    def _adjusted(self, result: StepResult) -> StepResult:
+        """Flatten the observation; end the episode when penalised steps used up the cap."""
+        obs, reward, terminated, truncated, info = result
+        if self._flatten is not None:
+            obs = self._flatten(obs)
+        if self._illegal:
+            info["illegal_actions"] = self._illegal
+            left = self._decisions_left()
+            if not (terminated or truncated) and left is not None and self._illegal >= left:
+                truncated = True
+        return obs, reward, terminated, truncated, info

@@ -25,8 +25,11 @@ class MinesweeperEnv(ArcadeEnv[np.ndarray]):
         `i = row * cols + col`); index `rows*cols + i` toggles the flag on cell `i`.
         `info["action_mask"]` / `action_masks()` mark the legal ones: reveal a hidden unflagged
         cell, flag or unflag a hidden cell (no limit on flags; the flood fill never lifts one).
-        A masked or out-of-range action raises ValueError, a non-integer one TypeError;
-        `action_space.sample()` draws a legal one.
+        A masked action raises ValueError, or with `illegal_action="penalty"` leaves the board
+        unchanged, pays `illegal_reward` (-1), sets `info["illegal"]` and counts against
+        `max_decisions` (`"terminate"` also ends the episode). Out-of-range actions raise
+        ValueError, non-integer ones TypeError. `action_space.sample()` draws a legal one.
+        `observation="flat"` gives the board as one float32 vector.
     Reward: the number of safe cells the action revealed (flood fill included); 0 for a flag and for
         a mine. The opening, revealed by `reset` (its 3x3 is mine-free), is not rewarded, so the
         return is the NARCADE score (`info["score"]`) minus the opening's size.
@@ -53,6 +56,9 @@ class MinesweeperEnv(ArcadeEnv[np.ndarray]):
         difficulty: str = "easy",
         max_decisions: int = MAX_DECISIONS,
         include_question: bool = False,
+        observation: str = "dict",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         check_choice("difficulty", difficulty, DIFFICULTIES)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
@@ -63,8 +69,13 @@ class MinesweeperEnv(ArcadeEnv[np.ndarray]):
         spec = DIFFICULTIES[difficulty]
         self.rows, self.cols = spec.rows, spec.cols
         self.n_actions = 2 * spec.cells
-        self._setup_actions(self.n_actions, self.game.mask)
-        self.observation_space = spaces.Box(-2, 8, (spec.rows, spec.cols), np.int8)
+        self._setup_actions(
+            self.n_actions,
+            self.game.mask,
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+        )
+        self._setup_observation(spaces.Box(-2, 8, (spec.rows, spec.cols), np.int8), observation)
 
     # --- the game's hooks -----------------------------------------------------------------------
     def _begin(self, seed: str | int) -> tuple[np.ndarray, dict[str, Any]]:
@@ -79,6 +90,12 @@ class MinesweeperEnv(ArcadeEnv[np.ndarray]):
         terminated = status in (LOST, WON)
         truncated = status == CAPPED
         return game.board.copy(), float(gained), terminated, truncated, self._info(st)
+
+    def _current(self) -> tuple[np.ndarray, dict[str, Any]]:
+        return self.game.board.copy(), self._info(self.game.st.tolist())
+
+    def _decisions_left(self) -> int:
+        return self.max_decisions - int(self.game.st[E.S_DECISIONS])
 
     def _describe_action(self, action: int) -> str:
         return f"{self.game.action_text(action)}: a revealed cell, or a reveal on a flagged cell"

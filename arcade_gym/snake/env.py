@@ -66,6 +66,9 @@ class SnakeEnv(ArcadeEnv[dict[str, Any]]):
         clock; `SimulatedClock` for reproducible runs) before the action moves it;
         `info["ticks"]` counts those moves. `include_question=True` puts the NARCADE
         `SnakeQuestion` in `info["question"]`. `render_mode` is `ansi` or `rgb_array`.
+        `observation="flat"` gives the same values as one float32 vector. `illegal_action` is
+        accepted as on every env, but no Snake action is ever illegal (the masked reversal is
+        played by the rules).
     Versions: v0 (rules 0.4.0).
     """
 
@@ -87,6 +90,9 @@ class SnakeEnv(ArcadeEnv[dict[str, Any]]):
         max_steps_without_food: int | None = None,
         include_question: bool = False,
         reward_fn: RewardFn | None = None,
+        observation: str = "dict",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         check_choice("difficulty", difficulty, DIFFICULTIES)
         check_choice("mode", mode, MODES)
@@ -106,12 +112,20 @@ class SnakeEnv(ArcadeEnv[dict[str, Any]]):
         self.reward_fn = check_optional_callable("reward_fn", reward_fn)
         self._board = np.zeros((spec.rows, spec.cols, N_PLANES), np.float32)
         self._length = np.zeros(1, np.float32)
-        self._setup_actions(N_DIRECTIONS, np.ones(N_DIRECTIONS, np.int8))
-        self.observation_space = spaces.Dict(
-            {
-                "board": spaces.Box(0.0, 1.0, self._board.shape, np.float32),
-                "length": spaces.Box(0.0, float(cells), (1,), np.float32),
-            }
+        self._setup_actions(
+            N_DIRECTIONS,
+            np.ones(N_DIRECTIONS, np.int8),
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+        )
+        self._setup_observation(
+            spaces.Dict(
+                {
+                    "board": spaces.Box(0.0, 1.0, self._board.shape, np.float32),
+                    "length": spaces.Box(0.0, float(cells), (1,), np.float32),
+                }
+            ),
+            observation,
         )
         self.game = SnakeGame(
             "reset-me",
@@ -151,6 +165,14 @@ class SnakeEnv(ArcadeEnv[dict[str, Any]]):
         terminated = end in TERMINAL_ENDS
         truncated = end != END_NONE and not terminated
         return self._observation(), reward, terminated, truncated, self._info(st, ticks)
+
+    def _current(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        return self._observation(), self._info(self.game.st.tolist(), 0)
+
+    def _decisions_left(self) -> int | None:
+        if not self.max_decisions:
+            return None
+        return self.max_decisions - int(self.game.st[E.S_DECISIONS])
 
     def _realtime_step(self, direction: int) -> tuple[int, int]:
         """The ticks that fell inside the thinking time, then the decision's own move."""

@@ -60,6 +60,23 @@ MAX_PIECE_CAP = 1_000_000
 """The largest piece cap (the piece sequence is allocated up front, one byte a piece)."""
 
 
+BOARD_FEATURE_MAX = (20, 200, 200, 180, 200, 220, 210)
+"""Upper bounds of `FEATURE_NAMES` on a 20x10 board (maxHeight ... colTransitions)."""
+
+
+def max_level(piece_cap: int) -> int:
+    """The highest guideline level `piece_cap` pieces can reach (four lines a piece at most)."""
+    return 1 + 4 * piece_cap // 10
+
+
+def placement_feature_high(piece_cap: int) -> np.ndarray:
+    """Finite upper bounds of the per-placement features: a placement clears at most 4 lines and
+    scores at most a back-to-back T-spin triple plus a perfect clear and the longest combo, times
+    the highest level, plus drop points."""
+    score_max = max_level(piece_cap) * (2400 + 3200 + 50 * piece_cap) + 2 * (BOARD_HEIGHT + 4)
+    return np.array([4, score_max, 1, *BOARD_FEATURE_MAX], np.float32)
+
+
 def _check_caps(piece_name: str, piece_cap: object, tick_name: str, tick_cap: object) -> None:
     check_int(piece_name, piece_cap, low=1, high=MAX_PIECE_CAP)
     check_int(tick_name, tick_cap, low=1)
@@ -73,13 +90,24 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         active=Discrete(7) piece type (I J L O S T Z); hold=Discrete(8) (7 = empty);
         next=MultiDiscrete([7] * 5) the preview;
         state=Box((4,), float32): level, combo, back-to-back, can hold;
-        placements=Box(0, inf, (45, 10), float32): per action, the afterstate of that placement:
+        placements=Box(0, high, (45, 10), float32): per action, the afterstate of that placement:
             linesCleared, scoreDelta, topOut, maxHeight, aggregateHeight, holes, bumpiness,
             wells, rowTransitions, colTransitions (zeros where masked)).
+        Every bound is finite (`placement_feature_high`, `max_level` of the piece cap).
+        `observation="flat"` gives the same values as one float32 vector (one-hot for the
+        discrete parts) for SB3's `MlpPolicy`.
+    Intended input: `placements`. Each row is what that action leads to, so a learner that scores
+        each row with shared weights (a linear value of the afterstate features, or a small
+        network applied row by row) and picks the best unmasked row learns Tetris the way the
+        classic controllers (El-Tetris, cross-entropy) do; the board and pieces are there for
+        learners that want to plan further.
     Action: Discrete(45). Index `rotation * 11 + (x + 2)` hard-drops the piece at column x
         (-2..8) and rotation (0..3); index 44 holds. `info["action_mask"]` / `action_masks()`
         mark the reachable placements (identical outcomes listed once) and hold when allowed.
-        A masked or out-of-range action raises ValueError, a non-integer one TypeError;
+        A masked action raises ValueError (`illegal_action="raise"`), or with `"penalty"`
+        leaves the state unchanged, pays `illegal_reward` (-1) and sets `info["illegal"]`,
+        each one counted against the tick cap; with `"terminate"` it also ends the episode.
+        Out-of-range actions raise ValueError, non-integer ones TypeError.
         `action_space.sample()` draws a legal one.
     Reward: the score delta (drop points + clear points, `docs/rules/tetris.md`), or
         `reward_fn(game, delta)`.
@@ -107,6 +135,9 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         reward_fn: RewardFn | None = None,
         piece_cap: int = PIECE_CAP,
         tick_cap: int = TICK_CAP,
+        observation: str = "dict",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         check_choice("mode", mode, ("iq", "blitz"))
         _check_caps("piece_cap", piece_cap, "tick_cap", tick_cap)
@@ -119,20 +150,33 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         self.tick_cap = int(tick_cap)
         n_features = len(PLACEMENT_FEATURE_NAMES)
         self._featmat = np.zeros((N_ACTIONS, n_features), np.float32)
-        self._setup_actions(N_ACTIONS, np.zeros(N_ACTIONS, np.int8))
-        self.observation_space = spaces.Dict(
-            {
-                "board": spaces.Box(0, 1, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
-                "active": spaces.Discrete(7),
-                "hold": spaces.Discrete(8),
-                "next": spaces.MultiDiscrete([7] * PREVIEW),
-                "state": spaces.Box(
-                    np.array([1, -1, 0, 0], np.float32),
-                    np.array([np.inf, np.inf, 1, 1], np.float32),
-                    dtype=np.float32,
-                ),
-                "placements": spaces.Box(0, np.inf, (N_ACTIONS, n_features), np.float32),
-            }
+        self._setup_actions(
+            N_ACTIONS,
+            np.zeros(N_ACTIONS, np.int8),
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+        )
+        feature_high = np.broadcast_to(
+            placement_feature_high(self.piece_cap), (N_ACTIONS, n_features)
+        )
+        self._setup_observation(
+            spaces.Dict(
+                {
+                    "board": spaces.Box(0, 1, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
+                    "active": spaces.Discrete(7),
+                    "hold": spaces.Discrete(8),
+                    "next": spaces.MultiDiscrete([7] * PREVIEW),
+                    "state": spaces.Box(
+                        np.array([1, -1, 0, 0], np.float32),
+                        np.array([max_level(self.piece_cap), self.piece_cap, 1, 1], np.float32),
+                        dtype=np.float32,
+                    ),
+                    "placements": spaces.Box(
+                        np.zeros((N_ACTIONS, n_features), np.float32), feature_high.copy()
+                    ),
+                }
+            ),
+            observation,
         )
         self.game = TetrisGame("reset-me", piece_cap=self.piece_cap, tick_cap=self.tick_cap)
 
@@ -184,6 +228,12 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         self.clock.start()
         truncated = end not in (END_NONE, END_TOP_OUT)
         return self._observation(), reward, end == END_TOP_OUT, truncated, info
+
+    def _current(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        return self._observation(), self._info()
+
+    def _decisions_left(self) -> int:
+        return self.tick_cap - int(self.game.st[E.S_TICK])
 
     def _describe_action(self, action: int) -> str:
         placement = action_to_placement(action)
@@ -258,7 +308,8 @@ class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
         1 a soft-dropped row (`docs/rules/tetris.md`).
     Termination: top-out. Truncation: `max_pieces` (500) or `max_decisions` (10,000).
     Options: `reset(options={"seed": ...})` plays a named seed (a string or an int);
-        `reset(seed=int)` follows Gymnasium.
+        `reset(seed=int)` follows Gymnasium. `observation="flat"` gives one float32 vector;
+        `illegal_action` is accepted as on every env (no control is ever masked here).
     Versions: v3 (same engine as tetris-bench@3; classic scoring = NARCADE rules 0.4.0).
     """
 
@@ -275,6 +326,9 @@ class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
         max_pieces: int = PIECE_CAP,
         max_decisions: int = TICK_CAP,
         reward_fn: RewardFn | None = None,
+        observation: str = "dict",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         check_choice("scoring", scoring, SCORING_MODES)
         check_choice("difficulty", difficulty, CLASSIC_START_LEVEL)
@@ -285,17 +339,25 @@ class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
         self.max_pieces = int(max_pieces)
         self.max_decisions = int(max_decisions)
         self.reward_fn = check_optional_callable("reward_fn", reward_fn)
-        self._setup_actions(len(PRIMITIVE_CONTROLS), np.ones(len(PRIMITIVE_CONTROLS), np.int8))
-        self.observation_space = spaces.Dict(
-            {
-                "board": spaces.Box(0, 2, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
-                "piece": spaces.Box(
-                    np.array([0, -3, E.Y_MIN, 0]),
-                    np.array([6, BOARD_WIDTH, BOARD_HEIGHT, 3]),
-                    dtype=np.int64,
-                ),
-                "next": spaces.MultiDiscrete([7] * PREVIEW),
-            }
+        self._setup_actions(
+            len(PRIMITIVE_CONTROLS),
+            np.ones(len(PRIMITIVE_CONTROLS), np.int8),
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+        )
+        self._setup_observation(
+            spaces.Dict(
+                {
+                    "board": spaces.Box(0, 2, (BOARD_HEIGHT, BOARD_WIDTH), np.uint8),
+                    "piece": spaces.Box(
+                        np.array([0, -3, E.Y_MIN, 0]),
+                        np.array([6, BOARD_WIDTH, BOARD_HEIGHT, 3]),
+                        dtype=np.int64,
+                    ),
+                    "next": spaces.MultiDiscrete([7] * PREVIEW),
+                }
+            ),
+            observation,
         )
         self._view = np.zeros((BOARD_HEIGHT, BOARD_WIDTH), np.uint8)
         self.game = self._new_game("reset-me")
@@ -333,6 +395,15 @@ class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
             info["end_reason"] = game.end_reason
         truncated = end not in (END_NONE, END_TOP_OUT)
         return self._observation(), reward, end == END_TOP_OUT, truncated, info
+
+    def _current(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        st = self.game.st
+        info = {"action_mask": self._mask.copy(), "score": int(st[E.S_SCORE])}
+        info["lines"] = int(st[E.S_LINES])
+        return self._observation(), info
+
+    def _decisions_left(self) -> int:
+        return self.max_decisions - int(self.game.st[E.S_TICK])
 
     def _observation(self) -> dict[str, Any]:
         st = self.game.st

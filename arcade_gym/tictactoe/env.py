@@ -26,12 +26,16 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
     Observation: Box(0, 1, (size, size, 2), int8): plane 0 the agent's stones, plane 1 the
         opponent's (the agent's point of view whichever mark it plays).
     Action: MaskedDiscrete(size * size), `row * size + col`. `info["action_mask"]` /
-        `action_masks()` mark the empty squares; a masked or out-of-range action raises
-        ValueError, a non-integer one TypeError; `action_space.sample()` draws a legal one.
+        `action_masks()` mark the empty squares; `action_space.sample()` draws a legal one.
+        An occupied square raises ValueError, or with `illegal_action="penalty"` leaves the
+        board unchanged, pays `illegal_reward` (-1), sets `info["illegal"]` and counts against
+        the size * size plies a game can last (`"terminate"` also ends the episode, for DQN and
+        PPO without masks). Out-of-range actions raise ValueError, non-integer ones TypeError.
+        `observation="flat"` gives the planes as one float32 vector.
     Reward: +1 when the agent completes a line, -1 when the opponent does, 0 otherwise (a draw
         included).
-    Termination: a completed line or a full board. Truncation: never (a game lasts at most
-        size * size plies).
+    Termination: a completed line or a full board. Truncation: only when penalised moves use
+        up the size * size plies a game can last.
     Options: `size=3|5|10`; `opponent="random"|"greedy"|"tactician"|"perfect"` (perfect: 3x3
         only), the rules of `arcade_gym.tictactoe.sparring`, its tie-breaks seeded per episode
         from `reset(seed=...)` (or fixed by `opponent_seed`); `agent_mark="X"|"O"|"alternate"`
@@ -55,6 +59,9 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
         opponent: str = "random",
         agent_mark: str = "X",
         opponent_seed: int | None = None,
+        observation: str = "dict",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         check_choice("size", size, SIZES)
         check_choice("opponent", opponent, SPARRING)
@@ -70,8 +77,10 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
         self.agent_mark = agent_mark
         self.opponent_seed = opponent_seed
         n2 = size * size
-        self._setup_actions(n2, np.ones(n2, np.int8))
-        self.observation_space = spaces.Box(0, 1, (size, size, 2), np.int8)
+        self._setup_actions(
+            n2, np.ones(n2, np.int8), illegal_action=illegal_action, illegal_reward=illegal_reward
+        )
+        self._setup_observation(spaces.Box(0, 1, (size, size, 2), np.int8), observation)
         self._move = SPARRING[opponent]
         self._episodes = 0
         self._seed = 0
@@ -120,6 +129,13 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
         else:
             E.legal_mask(game.flat, self._mask)
         return self._observation(), reward, game.over, False, self._info()
+
+    def _current(self) -> tuple[np.ndarray, dict[str, Any]]:
+        return self._observation(), self._info()
+
+    def _decisions_left(self) -> int:
+        """A game has at most size * size plies; penalised moves count against that."""
+        return self.size * self.size - int(np.count_nonzero(self.game.flat))
 
     def _describe_action(self, action: int) -> str:
         return f"row {action // self.size}, col {action % self.size}: occupied"
