@@ -30,3 +30,18 @@ def policy_identity(policy: object) -> dict[str, Any]:
         if value is not None:
             brain[key] = str(value)
     return brain
+
+
+def run_settings(policy: object) -> dict[str, Any]:
+    """What a resumed run must find unchanged about a policy: an LLM policy's full settings
+    (`run_identity()`: model, endpoint host, temperature, token limits, reasoning, prompt and
+    adapter versions), else its identity block."""
+    settings = getattr(policy, "run_identity", None)
+    if callable(settings):
+        try:
+            out = settings()
+        except Exception:
+            out = None
+        if isinstance(out, Mapping):
+            return dict(out)
+    return policy_identity(policy)

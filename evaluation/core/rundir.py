@@ -94,6 +94,7 @@ class RunDir:
         self.benchmark = benchmark
         self.settings = json.loads(json.dumps(dict(settings)))  # as it reads back from disk
         self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._policies: dict[str, Any] = {}
 
     # -- opening -----------------------------------------------------------------------------
 
@@ -147,6 +148,33 @@ class RunDir:
                 f"cannot write to {self.path} ({reason}); choose a writable --output-dir"
             ) from None
         return resuming
+
+    def check_policies(self, policies: Mapping[str, Mapping[str, Any]]) -> None:
+        """Refuse to resume with a policy whose settings changed (the model, its endpoint host,
+        temperature, token limits, prompt version, ...), naming each difference; then record the
+        settings in the manifest for the next resume. `policies`: spec -> settings."""
+        current = json.loads(json.dumps(dict(policies), default=str))
+        manifest_path = self.path / MANIFEST
+        earlier: dict[str, Any] = {}
+        if manifest_path.is_file():
+            try:
+                earlier = (
+                    json.loads(manifest_path.read_text(encoding="utf-8")).get("policies") or {}
+                )
+            except (OSError, ValueError, AttributeError):
+                earlier = {}
+        changed = [
+            f"{spec}: {line}"
+            for spec in current
+            if spec in earlier
+            for line in _differences(earlier[spec], current[spec])
+        ]
+        if changed:
+            raise RunDirError(
+                f"{self.path} was played with other policy settings ({'; '.join(changed[:5])}); "
+                "restore them to resume, or choose a new --output-dir"
+            )
+        self._policies = {**earlier, **current}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -230,6 +258,7 @@ class RunDir:
             "benchmark": self.benchmark,
             "packageVersion": __version__,
             "settings": self.settings,
+            "policies": self._policies,
             "status": status,
             "updatedAt": utc_now_iso(),
             "games": len(games),
