@@ -5,8 +5,10 @@ from __future__ import annotations
 import chess
 
 from arcade_gym.chess.rules import CHESS960_POSITIONS, VARIANTS
+from arcade_gym.core.seeding import seed_to_u64, splitmix64_py
 
 STANDARD_FEN = chess.STARTING_FEN
+STANDARD_CHESS960_INDEX = 518
 
 
 def check_variant(variant: str) -> str:
@@ -22,7 +24,7 @@ def start_board(variant: str = "standard", start: int | str | None = None) -> ch
     check_variant(variant)
     chess960 = variant == "chess960"
     if start is None:
-        return chess.Board.from_chess960_pos(518) if chess960 else chess.Board()
+        return chess.Board.from_chess960_pos(STANDARD_CHESS960_INDEX) if chess960 else chess.Board()
     if isinstance(start, bool):
         raise TypeError("start must be a Chess960 index or a FEN string, got a bool")
     if isinstance(start, int):
@@ -41,3 +43,18 @@ def start_board(variant: str = "standard", start: int | str | None = None) -> ch
     if status != chess.STATUS_VALID:
         raise ValueError(f"start FEN is not a legal position ({status!r}): {start!r}")
     return board
+
+
+def chess960_indices(seed: str | int, count: int) -> list[int]:
+    """`count` distinct Chess960 indices drawn from a named seed (splitmix64, rejection of
+    repeats and of 518, the standard array): the fixed start positions of a benchmark set."""
+    if not 0 < count < CHESS960_POSITIONS:
+        raise ValueError(f"count must be in [1, {CHESS960_POSITIONS - 1}], got {count}")
+    state = seed_to_u64(seed)
+    chosen: list[int] = []
+    while len(chosen) < count:
+        state, draw = splitmix64_py(state)
+        index = draw % CHESS960_POSITIONS
+        if index != STANDARD_CHESS960_INDEX and index not in chosen:
+            chosen.append(index)
+    return chosen

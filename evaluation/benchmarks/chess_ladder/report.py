@@ -1,0 +1,141 @@
+"""The chess ladder's report: per model, the rating and its interval, W/D/L by rung and
+variant, the illegal/invalid rate, grading summaries, tokens, cost and time per answer."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluation.benchmarks.chess_ladder.grading import MoveGrade, summarise
+from evaluation.benchmarks.chess_ladder.ratings import RatingFit, fit_rating
+
+
+@dataclass
+class LadderGame:
+    """A finished (never an aborted) game as the report needs it."""
+
+    model: str
+    variant: str
+    rung: str
+    rung_rating: float
+    colour: str
+    score: float
+    adjudicated: bool = False
+    requests: int = 0
+    rejected: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float | None = None
+    answer_ms: list[float] = field(default_factory=list)
+    grades: list[MoveGrade] = field(default_factory=list)
+
+
+@dataclass
+class ModelRow:
+    """One model's line of the table."""
+
+    model: str
+    fit: RatingFit
+    record: dict[str, dict[str, list[int]]]
+    illegal_rate: float | None
+    grading: dict[str, Any]
+    input_tokens: int
+    output_tokens: int
+    cost: float | None
+    median_answer_ms: float | None
+    adjudicated: int
+    games: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """camelCase JSON form."""
+        return {
+            "model": self.model,
+            "rating": self.fit.to_dict(),
+            "record": self.record,
+            "illegalRate": self.illegal_rate,
+            "grading": self.grading,
+            "inputTokens": self.input_tokens,
+            "outputTokens": self.output_tokens,
+            "cost": self.cost,
+            "medianAnswerMs": self.median_answer_ms,
+            "adjudicated": self.adjudicated,
+            "games": self.games,
+        }
+
+
+def model_row(model: str, games: Sequence[LadderGame]) -> ModelRow:
+    """Aggregate one model's finished games. Cost is None (n/a) when any game has no price,
+    never zero for a local model."""
+    mine = [g for g in games if g.model == model]
+    record: dict[str, dict[str, list[int]]] = {}
+    for g in mine:
+        wdl = record.setdefault(g.variant, {}).setdefault(g.rung, [0, 0, 0])
+        wdl[0 if g.score == 1 else (1 if g.score == 0.5 else 2)] += 1
+    requests = sum(g.requests for g in mine)
+    rejected = sum(g.rejected for g in mine)
+    answer_ms = [ms for g in mine for ms in g.answer_ms]
+    costs = [g.cost for g in mine]
+    return ModelRow(
+        model=model,
+        fit=fit_rating((g.rung_rating, g.score) for g in mine),
+        record=record,
+        illegal_rate=rejected / requests if requests else None,
+        grading=summarise([grade for g in mine for grade in g.grades]).to_dict(),
+        input_tokens=sum(g.input_tokens for g in mine),
+        output_tokens=sum(g.output_tokens for g in mine),
+        cost=None
+        if not costs or any(c is None for c in costs)
+        else sum(c for c in costs if c is not None),
+        median_answer_ms=statistics.median(answer_ms) if answer_ms else None,
+        adjudicated=sum(g.adjudicated for g in mine),
+        games=len(mine),
+    )
+
+
+def _num(value: float | None, fmt: str = "{:.0f}", none: str = "n/a") -> str:
+    return none if value is None else fmt.format(value)
+
+
+def markdown_table(rows: Sequence[ModelRow]) -> str:
+    """The table per model (best rating first; models without a rating last)."""
+    ordered = sorted(rows, key=lambda r: -(r.fit.rating if r.fit.rating is not None else -1e9))
+    lines = [
+        "| model | rating | 95% interval | games | W/D/L | illegal/invalid | accuracy | "
+        "inacc./mist./blund. per 100 | tokens in/out | cost | time per answer |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    notes = []
+    for r in ordered:
+        w = sum(v[0] for by in r.record.values() for v in by.values())
+        d = sum(v[1] for by in r.record.values() for v in by.values())
+        lo = sum(v[2] for by in r.record.values() for v in by.values())
+        interval = (
+            f"{r.fit.low:.0f} to {r.fit.high:.0f}"
+            if r.fit.low is not None and r.fit.high is not None
+            else "n/a"
+        )
+        g = r.grading
+        judg = (
+            "n/a"
+            if g["moves"] == 0
+            else " / ".join(
+                f"{g[key]:.1f}"
+                for key in ("inaccuraciesPer100", "mistakesPer100", "blundersPer100")
+            )
+        )
+        lines.append(
+            f"| {r.model} | {_num(r.fit.rating)} | {interval} | {r.games} | {w}/{d}/{lo} | "
+            f"{_num(r.illegal_rate, '{:.1%}')} | {_num(g['accuracy'], '{:.1f}')} | {judg} | "
+            f"{r.input_tokens:,}/{r.output_tokens:,} | {_num(r.cost, '${:.2f}')} | "
+            f"{_num(r.median_answer_ms, '{:.0f} ms')} |"
+        )
+        if r.fit.rating is None:
+            notes.append(f"- {r.model}: no rating ({r.fit.note}).")
+    by_rung = ["", "W/D/L by variant and rung:", ""]
+    for r in ordered:
+        for variant, rungs in r.record.items():
+            cells = ", ".join(f"{rung} {v[0]}/{v[1]}/{v[2]}" for rung, v in rungs.items())
+            by_rung.append(f"- {r.model}, {variant}: {cells}")
+    return "\n".join(lines + (["", *notes] if notes else []) + by_rung) + "\n"
