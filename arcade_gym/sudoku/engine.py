@@ -117,12 +117,13 @@ def _branch_cell(g: np.ndarray, cand: np.ndarray) -> int:
 
 @njit(cache=True)
 def search(
-    puzzle: np.ndarray, limit: int, solution: np.ndarray, rng: np.ndarray, randomize: bool
+    puzzle: np.ndarray, limit: int, solutions: np.ndarray, rng: np.ndarray, randomize: bool
 ) -> tuple[int, int]:
     """Count the solutions of `puzzle` up to `limit`; `(count, guesses)`.
 
-    The first solution found is written to `solution`. With `randomize`, branch digits are tried
-    in an order drawn from the splitmix64 state `rng` (the generator's full grids).
+    The k-th solution found is written to `solutions[k]` (int8 (m, 81)) while k < m. With
+    `randomize`, branch digits are tried in an order drawn from the splitmix64 state `rng` (the
+    generator's full grids).
     """
     gs = np.zeros((CELLS + 1, CELLS), np.int8)
     cs = np.zeros((CELLS + 1, CELLS), np.int32)
@@ -139,8 +140,8 @@ def search(
             cell = _branch_cell(gs[depth], cs[depth])
             if cell < 0:
                 count += 1
-                if count == 1:
-                    solution[:] = gs[depth]
+                if count <= solutions.shape[0]:
+                    solutions[count - 1, :] = gs[depth]
                 if count >= limit:
                     break
                 depth -= 1
@@ -186,7 +187,7 @@ def dig(solution: np.ndarray, rng: np.ndarray) -> np.ndarray:
         tmp = order[k]
         order[k] = order[j]
         order[j] = tmp
-    scratch = np.zeros(CELLS, np.int8)
+    scratch = np.zeros((1, CELLS), np.int8)
     for k in range(CELLS):
         cell = order[k]
         keep = puzzle[cell]
@@ -204,7 +205,7 @@ def new_puzzle(seed: np.uint64, solution: np.ndarray) -> np.ndarray:
     rng = np.empty(1, np.uint64)
     rng[0] = seed
     empty = np.zeros(CELLS, np.int8)
-    search(empty, 1, solution, rng, True)
+    search(empty, 1, solution.reshape(1, CELLS), rng, True)
     return dig(solution, rng)
 
 
@@ -262,7 +263,7 @@ def warmup() -> float:
     t0 = time.perf_counter()
     solution = np.zeros(CELLS, np.int8)
     puzzle = new_puzzle(np.uint64(1), solution)
-    search(puzzle, 2, np.zeros(CELLS, np.int8), np.zeros(1, np.uint64), False)
+    search(puzzle, 2, np.zeros((2, CELLS), np.int8), np.zeros(1, np.uint64), False)
     cand = np.zeros(CELLS, np.int32)
     mask = np.zeros(CELLS * 9, np.int8)
     board = puzzle.copy()

@@ -64,12 +64,24 @@ def grid_seed(set_version: str, tier: int, index: int) -> str:
 
 
 def solve_count(puzzle: np.ndarray, limit: int = 2) -> tuple[int, int, np.ndarray]:
-    """`(solutions up to limit, guesses, first solution)` from the numba solver."""
-    solution = np.zeros(CELLS, np.int8)
-    count, guesses = engine.search(
-        np.ascontiguousarray(puzzle, dtype=np.int8), limit, solution, np.zeros(1, np.uint64), False
-    )
-    return count, guesses, solution
+    """`(solutions up to limit, guesses, first solution)` from the numba solver (the solution is
+    all zeros when there is none)."""
+    solution = np.zeros((1, CELLS), np.int8)
+    count, guesses = _search(puzzle, limit, solution)
+    return count, guesses, solution[0]
+
+
+def solve_all(puzzle: np.ndarray, limit: int = 2) -> tuple[list[np.ndarray], int]:
+    """Every solution up to `limit` (in the solver's order) and the guesses it took."""
+    solutions = np.zeros((limit, CELLS), np.int8)
+    count, guesses = _search(puzzle, limit, solutions)
+    return list(solutions[:count]), guesses
+
+
+def _search(puzzle: np.ndarray, limit: int, out: np.ndarray) -> tuple[int, int]:
+    grid = np.ascontiguousarray(puzzle, dtype=np.int8)
+    count, guesses = engine.search(grid, limit, out, np.zeros(1, np.uint64), False)
+    return int(count), int(guesses)
 
 
 def candidate(seed: str) -> Candidate:

@@ -1,0 +1,174 @@
+"""`arcade-eval sudoku solve|grade|generate`: the Sudoku command-line tools.
+
+PUZZLE is 81 characters (digits, `0` or `.` for blanks) or a file with one such puzzle a line
+(blank lines and lines starting with `#` skipped). A malformed puzzle stops the command with one
+line naming the problem, and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+
+
+class BadPuzzleError(Exception):
+    """A PUZZLE argument that is not a puzzle (the message is the one line shown)."""
+
+
+def _puzzles(source: str) -> list[tuple[str, Any]]:
+    """(label, int8 grid) for PUZZLE: one puzzle or a file of them."""
+    from arcade_gym.sudoku.rules import PuzzleError, parse_puzzle
+
+    text = source.strip()
+    path = Path(source)
+    if len(text) != 81 and path.is_file():
+        items = []
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                items.append((f"{path}:{number}", parse_puzzle(line)))
+            except PuzzleError as exc:
+                raise BadPuzzleError(f"{path}, line {number}: {exc}") from None
+        if not items:
+            raise BadPuzzleError(f"{path} holds no puzzle")
+        return items
+    try:
+        return [("PUZZLE", parse_puzzle(text))]
+    except PuzzleError as exc:
+        hint = "" if len(text) == 81 else " (and it is not a file)"
+        raise BadPuzzleError(
+            f"PUZZLE {text[:20]!r}{'...' if len(text) > 20 else ''}: {exc}{hint}"
+        ) from None
+
+
+def _fail(message: str) -> int:
+    print(f"arcade-eval sudoku: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Print every solution (up to --limit) of each puzzle as 81 digits on one line."""
+    from arcade_gym.sudoku.generator import solve_all
+    from arcade_gym.sudoku.rules import grid_text
+
+    try:
+        puzzles = _puzzles(args.puzzle)
+    except BadPuzzleError as exc:
+        return _fail(str(exc))
+    unsolvable = 0
+    for label, puzzle in puzzles:
+        solutions, _ = solve_all(puzzle, args.limit)
+        if not solutions:
+            unsolvable += 1
+            print(f"{label}: no solution", file=sys.stderr)
+        for solution in solutions:
+            print(grid_text(solution))
+    return 1 if unsolvable else 0
+
+
+def grade_report(puzzle: Any) -> dict[str, Any]:
+    """`{"solutions": n, "tier": k, "techniques": {...}, "guesses": g}` for one puzzle (tier
+    None and no techniques unless the solution is unique)."""
+    from arcade_gym.sudoku.generator import solve_count
+    from arcade_gym.sudoku.grader import grade
+
+    count, guesses, _ = solve_count(puzzle)
+    if count != 1:
+        return {"solutions": count, "tier": None, "techniques": {}, "guesses": guesses}
+    result = grade(puzzle)
+    return {
+        "solutions": 1,
+        "tier": result.tier,
+        "techniques": result.technique_counts(),
+        "guesses": guesses,
+    }
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    """Grade each puzzle: solutions (up to 2), tier, techniques used, solver guesses."""
+    from arcade_gym.sudoku.rules import TIER_NAMES
+
+    try:
+        puzzles = _puzzles(args.puzzle)
+    except BadPuzzleError as exc:
+        return _fail(str(exc))
+    for label, puzzle in puzzles:
+        report = grade_report(puzzle)
+        if args.json:
+            print(json.dumps(report))
+            continue
+        prefix = f"{label}: " if len(puzzles) > 1 else ""
+        if report["tier"] is None:
+            many = "no solution" if report["solutions"] == 0 else "more than one solution"
+            print(f"{prefix}{many}: not graded")
+            continue
+        used = ", ".join(f"{name} x{n}" for name, n in report["techniques"].items()) or "none"
+        print(
+            f"{prefix}tier {report['tier']} ({TIER_NAMES[report['tier']]}); "
+            f"solver guesses {report['guesses']}; techniques: {used}"
+        )
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    """Write a published grid set (byte for byte the shipped file for the same set)."""
+    from arcade_gym.sudoku.generator import build_set, set_json
+    from arcade_gym.sudoku.rules import SETS
+
+    if args.set not in SETS:
+        return _fail(f"unknown set {args.set!r}; known sets: {', '.join(SETS)}")
+    output = Path(args.output)
+    if output.is_dir():
+        return _fail(f"--output {output} is a directory; give a file name such as v1.json")
+
+    def progress(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr, flush=True)
+
+    document = build_set(args.set, progress=progress)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(set_json(document))
+    print(f"wrote {output} ({len(document['grids'])} grids, set {args.set})")
+    return 0
+
+
+def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
+    """Add `sudoku` with its `solve`, `grade` and `generate` sub-commands; returns the `sudoku`
+    parser so the benchmark run's own options can be added to it."""
+    sudoku = subparsers.add_parser(
+        "sudoku",
+        help="Sudoku tools: solve, grade and generate grids",
+        description="Sudoku: an exact solver, the human-technique grader (tiers 1..7) and the "
+        "generator of the published grid sets.",
+    )
+    sub = sudoku.add_subparsers(dest="sudoku_command", metavar="TOOL")
+    puzzle_help = "81 characters (digits, 0 or . for blanks) or a file of one puzzle a line"
+    solve = sub.add_parser(
+        "solve", help="print each solution as 81 digits", description=cmd_solve.__doc__
+    )
+    solve.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
+    solve.add_argument(
+        "--limit", type=int, default=2, help="stop after this many solutions (default 2)"
+    )
+    solve.set_defaults(handler=cmd_solve)
+    grade = sub.add_parser(
+        "grade", help="tier, techniques and guesses of a puzzle", description=cmd_grade.__doc__
+    )
+    grade.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
+    grade.add_argument("--json", action="store_true", help="one JSON object a puzzle")
+    grade.set_defaults(handler=cmd_grade)
+    generate = sub.add_parser(
+        "generate", help="write a published grid set", description=cmd_generate.__doc__
+    )
+    generate.add_argument("--set", default="v1", help="the set to generate (default v1)")
+    generate.add_argument("--output", required=True, help="the JSON file to write")
+    generate.add_argument("--quiet", action="store_true", help="no progress lines")
+    generate.set_defaults(handler=cmd_generate)
+    return sudoku
