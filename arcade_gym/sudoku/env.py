@@ -78,6 +78,8 @@ class SudokuEnv(ArcadeEnv[dict[str, Any]]):
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.grid_set, self.tier = _check_source(set, tier)
         self.game = SudokuGame()
+        self._board_view = self.game.board.reshape(9, 9)
+        self._cand_view = self.game.mask.reshape(9, 9, 9)
         self._options: dict[str, Any] = {}
         self._setup_actions(
             N_ACTIONS, self.game.mask, illegal_action=illegal_action, illegal_reward=illegal_reward
@@ -131,18 +133,16 @@ class SudokuEnv(ArcadeEnv[dict[str, Any]]):
 
     def _current(self) -> tuple[dict[str, Any], dict[str, Any]]:
         game = self.game
-        obs = {
-            "board": game.board.reshape(9, 9).copy(),
-            "candidates": game.mask.reshape(9, 9, 9).copy(),
-        }
+        correct, wrong = game.correct, game.wrong
+        obs = {"board": self._board_view.copy(), "candidates": self._cand_view.copy()}
         info = {
             "action_mask": game.mask.copy(),
             "grid_id": game.grid_id,
             "tier": game.tier,
-            "filled": game.filled,
-            "correct": game.correct,
-            "wrong": game.wrong,
-            "solved": game.legal == 0 and game.solved,
+            "filled": game.givens + correct + wrong,
+            "correct": correct,
+            "wrong": wrong,
+            "solved": game.legal == 0 and wrong == 0,
         }
         return obs, info
 

@@ -25,6 +25,7 @@ class SudokuGame:
         self.cand = np.zeros(CELLS, np.int32)
         self.mask = np.zeros(N_ACTIONS, np.int8)
         self.legal = 0
+        self.givens = 0
         self.correct = 0
         self.wrong = 0
         self.grid_id = ""
@@ -38,6 +39,7 @@ class SudokuGame:
         self.solution[:] = solution
         self.board[:] = puzzle
         self.legal = E.fill_mask(self.board, self.cand, self.mask)
+        self.givens = int(np.count_nonzero(self.puzzle))
         self.correct = self.wrong = 0
         self.grid_id = grid_id
         self.tier = tier
@@ -53,11 +55,13 @@ class SudokuGame:
 
     @property
     def filled(self) -> int:
-        return int(np.count_nonzero(self.board))
+        return self.givens + self.correct + self.wrong
 
     @property
     def solved(self) -> bool:
-        return bool((self.board == self.solution).all())
+        """Every cell filled and no wrong digit (a grid with only right digits always has a
+        legal placement left until it is full)."""
+        return self.legal == 0 and self.wrong == 0
 
     @property
     def over(self) -> bool:

@@ -15,6 +15,7 @@ BENCH_GAMES: dict[str, str] = {
     "minesweeper": "evaluation.throughput.minesweeper:bench_minesweeper",
     "tictactoe": "evaluation.throughput.tictactoe:bench_tictactoe",
     "brainfuck": "evaluation.throughput.brainfuck:bench_brainfuck",
+    "sudoku": "evaluation.throughput.sudoku:bench_sudoku",
 }
 """Game -> `module:function` of its benchmark (imported on use)."""
 
