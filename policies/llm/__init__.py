@@ -1,40 +1,51 @@
-"""LLM brains over any OpenAI-compatible chat endpoint (OpenRouter, vLLM, llama.cpp, Ollama).
+"""LLM policies over any OpenAI-compatible chat endpoint (OpenRouter, LiteLLM, vLLM, llama.cpp,
+Ollama) or an agent command-line tool.
 
-`make_llm_brain("gpt-4o-mini")` builds the Tetris Bench brain of a registered model;
-`list_models()` lists the registry (the built-in `models.toml`, or `--models-file`). Before a
-batch, call `preflight(brain.spec, brain.client)`; after each game, a set `brain.fatal_error`
-means the batch must stop.
+- `make_llm_policy(slug, game)` builds the lane of a registered model for a game (prompt module
+  `policies/llm/prompts/<game>.py` + the chat-policy base `policies/llm/chat_policy.py`);
+  `make_cli_policy(command, game)` the same through an agent CLI (`cli:`);
+- `list_models()` lists the registry (the built-in `models.toml`, or `--models-file`);
+- before a batch, `policy.preflight()` makes one call in the benchmark's format;
+- during a run, `ServiceFailure` (abort the game), `FatalModelError` and `CostCapReached` (stop
+  the run, resumable) are the exceptions a loop must tell apart (`policies/llm/errors.py`);
+  `policy.pop_telemetry()` gives each decision's call record, `policy.run_identity()` the
+  settings a log header records (`identity_differences` compares two on resume);
+- `CostMeter(cap)` is the run's `--max-cost-usd`, `ResponseCache(dir)` its `--cache`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from policies.llm.client import ChatClient, ChatReply, FatalModelError, LLMError, ModelCallError
-from policies.llm.lanes import make_llm_narcade_policy, make_llm_ttt_engine
-from policies.llm.registry import (
-    ModelSpec,
-    RegistryError,
-    get_spec,
-    load_registry,
-)
-from policies.llm.tetris_brain import (
-    LLMTetrisBrain,
-    PreflightError,
-    apreflight,
+from policies.llm.cache import ResponseCache
+from policies.llm.chat_policy import ChatPolicy
+from policies.llm.client import ChatClient, ChatReply
+from policies.llm.cost_meter import CostMeter
+from policies.llm.errors import (
+    CallCancelledError,
+    CostCapReached,
+    FatalModelError,
+    LLMError,
+    ModelCallError,
+    ServiceFailure,
     is_fatal,
-    preflight,
+    is_service_failure,
 )
-
-
-def make_llm_brain(
-    slug: str, *, models_file: str | Path | None = None, base_url: str | None = None
-) -> LLMTetrisBrain:
-    """The Tetris brain of registered model `slug` (`models_file` None: the built-in registry);
-    `base_url` points it at another server, e.g. a local vLLM. RegistryError names the known
-    slugs when `slug` is not one of them."""
-    spec = get_spec(slug, load_registry(models_file)).with_base_url(base_url)
-    return LLMTetrisBrain(spec)
+from policies.llm.lanes import (
+    LLMNarcadePolicy,
+    LLMTetrisBrain,
+    LLMTicTacToeEngine,
+    cli_spec,
+    make_cli_policy,
+    make_llm_brain,
+    make_llm_narcade_policy,
+    make_llm_policy,
+    make_llm_ttt_engine,
+    prompt_for,
+)
+from policies.llm.preflight import PreflightError, apreflight, preflight
+from policies.llm.registry import ModelSpec, RegistryError, get_spec, load_registry
+from policies.llm.run_identity import identity_differences, run_identity
 
 
 def list_models(models_file: str | Path | None = None) -> list[ModelSpec]:
@@ -44,21 +55,37 @@ def list_models(models_file: str | Path | None = None) -> list[ModelSpec]:
 
 
 __all__ = [
+    "CallCancelledError",
     "ChatClient",
+    "ChatPolicy",
     "ChatReply",
+    "CostCapReached",
+    "CostMeter",
     "FatalModelError",
     "LLMError",
+    "LLMNarcadePolicy",
     "LLMTetrisBrain",
+    "LLMTicTacToeEngine",
     "ModelCallError",
     "ModelSpec",
     "PreflightError",
     "RegistryError",
+    "ResponseCache",
+    "ServiceFailure",
     "apreflight",
+    "cli_spec",
+    "get_spec",
+    "identity_differences",
     "is_fatal",
+    "is_service_failure",
     "list_models",
     "load_registry",
+    "make_cli_policy",
     "make_llm_brain",
     "make_llm_narcade_policy",
+    "make_llm_policy",
     "make_llm_ttt_engine",
     "preflight",
+    "prompt_for",
+    "run_identity",
 ]

@@ -8,6 +8,9 @@
   allows; a benchmark aborts the game on it (set aside, never scored, replayed on resume).
 - A *fatal* fault cannot be fixed by retrying (missing or refused key, no credit, unknown model,
   an agent CLI that cannot start): `FatalModelError`, the batch stops with one message.
+
+`ServiceFailure` is a `policies.base.ServiceFailureError` (the loop aborts the game);
+`FatalModelError` and `CostCapReached` are `policies.base.RunStopError`s (the run stops, resumable).
 - `CostCapReached`: the run's `--max-cost-usd` would be passed by the next call; the run stops
   cleanly and can resume with a higher cap.
 - `CallCancelledError`: the caller's cancel signal fired (not a failure of anyone).
@@ -16,6 +19,8 @@
 from __future__ import annotations
 
 from typing import Literal
+
+from policies.base import RunStopError, ServiceFailureError
 
 
 class LLMError(Exception):
@@ -36,7 +41,7 @@ ServiceReason = Literal[
 ]
 
 
-class ServiceFailure(ModelCallError):  # noqa: N818  (the name the benchmark loops use)
+class ServiceFailure(ModelCallError, ServiceFailureError):  # noqa: N818  (the loops' name)
     """No reply because of the service, not the model; the game is aborted, not scored.
 
     `reason` sorts it (429 `rate-limit`, 5xx `server`, `connection`, HTTP `timeout`, an error
@@ -63,7 +68,7 @@ class CallCancelledError(ModelCallError):
 FatalReason = Literal["api-key", "auth", "payment", "model", "command"]
 
 
-class FatalModelError(LLMError):
+class FatalModelError(LLMError, RunStopError):
     """Retrying cannot help (bad or missing key, no credit, unknown model): stop the batch."""
 
     def __init__(self, message: str, *, reason: FatalReason, status: int | None = None) -> None:
@@ -72,7 +77,7 @@ class FatalModelError(LLMError):
         self.status = status
 
 
-class CostCapReached(LLMError):  # noqa: N818  (a stop signal, not a fault)
+class CostCapReached(LLMError, RunStopError):  # noqa: N818  (a stop signal, not a fault)
     """The next call could pass the run's cost cap; nothing was sent. Stop cleanly, resumable."""
 
     def __init__(self, message: str, *, spent_usd: float, cap_usd: float) -> None:

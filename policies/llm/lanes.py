@@ -1,21 +1,156 @@
-"""Factories of the NARCADE and tic-tac-toe LLM lanes from the model registry.
+"""Every LLM lane is a prompt module plus the chat-policy base; this module binds them by game.
 
-A runner spec `llm:<slug>` names a registered model; the runner strips the prefix and calls these
-(`models_file` None: the built-in registry; `base_url` points the model at another server, e.g. a
-local vLLM). RegistryError names the known slugs when `slug` is not one of them.
+`make_llm_policy(slug, game)` builds the lane of a registered model for any game that has a
+prompt module: `tetris` (Tetris Bench placements), `tetris-controls`, `snake`, `minesweeper`
+(NARCADE), `tictactoe` (the arena), and any `policies/llm/prompts/<game>.py` that defines
+`make_prompt(game)` (sudoku, chess). `make_cli_policy(command, game)` plays the same lanes
+through an agent command-line tool (`cli:COMMAND`). The named classes (`LLMTetrisBrain`,
+`LLMNarcadePolicy`, `LLMTicTacToeEngine`) and factories are the lanes' historical entry points.
 """
 
 from __future__ import annotations
 
+import importlib
+import re
 from pathlib import Path
+from typing import Any
 
-from policies.llm.narcade_brain import LLMNarcadePolicy
+from policies.llm.chat_policy import ChatPolicy
+from policies.llm.cost_meter import CostMeter
+from policies.llm.prompts.base import ChatPrompt
+from policies.llm.prompts.narcade import NarcadePrompt
+from policies.llm.prompts.tetris import PROMPT as TETRIS_PROMPT
+from policies.llm.prompts.tictactoe import PROMPT as TICTACTOE_PROMPT
 from policies.llm.registry import ModelSpec, get_spec, load_registry
-from policies.llm.ttt_brain import LLMTicTacToeEngine
+
+PROMPT_MODULES: dict[str, tuple[str, str]] = {
+    "tetris": ("tetris", "tetris"),
+    "tetris-controls": ("narcade", "tetris"),
+    "snake": ("narcade", "snake"),
+    "minesweeper": ("narcade", "minesweeper"),
+    "tictactoe": ("tictactoe", "tictactoe"),
+}
+"""Game -> (module under `policies.llm.prompts`, the game name its `make_prompt` takes); other
+games use the module named after the game."""
+
+
+def prompt_for(game: str) -> ChatPrompt:
+    """The prompt module of `game`; ValueError when no LLM lane plays it."""
+    module_name, name = PROMPT_MODULES.get(game, (game, game))
+    try:
+        module = importlib.import_module(f"policies.llm.prompts.{module_name}")
+    except ImportError:
+        raise ValueError(
+            f"LLMs do not play {game!r} yet (no policies/llm/prompts/{game}.py)"
+        ) from None
+    make = getattr(module, "make_prompt", None)
+    if not callable(make):
+        raise ValueError(f"policies/llm/prompts/{module_name}.py has no make_prompt(game)")
+    prompt: ChatPrompt = make(name)
+    return prompt
+
+
+class LLMTetrisBrain(ChatPolicy):
+    """The Tetris Bench lane: pick one of the listed candidates."""
+
+    def __init__(self, spec: ModelSpec, client: Any = None, **options: Any) -> None:
+        super().__init__(spec, TETRIS_PROMPT, client, **options)
+
+
+class LLMNarcadePolicy(ChatPolicy):
+    """A NARCADE lane (snake, minesweeper, tetris controls): pick one of the offered actions."""
+
+    def __init__(self, spec: ModelSpec, game: str, client: Any = None, **options: Any) -> None:
+        prompt = NarcadePrompt(game)
+        super().__init__(spec, prompt, client, **options)
+        self.game = prompt.game
+        self.answer_model = prompt.answer_model
+
+
+class LLMTicTacToeEngine(ChatPolicy):
+    """The tic-tac-toe arena lane: answer `<move>row col</move>`."""
+
+    def __init__(self, spec: ModelSpec, client: Any = None, **options: Any) -> None:
+        super().__init__(spec, TICTACTOE_PROMPT, client, **options)
 
 
 def _spec(slug: str, models_file: str | Path | None, base_url: str | None) -> ModelSpec:
     return get_spec(slug, load_registry(models_file)).with_base_url(base_url)
+
+
+def _client(spec: ModelSpec, cache_dir: str | Path | None) -> Any:
+    if cache_dir is None:
+        return spec.client()
+    from policies.llm.cache import ResponseCache
+
+    return spec.client(cache=ResponseCache(cache_dir))
+
+
+def make_llm_policy(
+    slug: str,
+    game: str,
+    *,
+    models_file: str | Path | None = None,
+    base_url: str | None = None,
+    cache_dir: str | Path | None = None,
+    meter: CostMeter | None = None,
+    transcripts: bool = False,
+) -> ChatPolicy:
+    """The `llm:SLUG` lane of `game`: the registered model (`models_file` None: the built-in
+    registry; `base_url` points it at another server), with the response cache in `cache_dir`,
+    the run's cost `meter` and `transcripts` (request messages in the telemetry) when given.
+    RegistryError names the known slugs; ValueError a game no lane plays."""
+    spec = _spec(slug, models_file, base_url)
+    return ChatPolicy(
+        spec,
+        prompt_for(game),
+        _client(spec, cache_dir),
+        meter=meter,
+        transcripts=transcripts,
+    )
+
+
+def cli_spec(command: str, **settings: Any) -> ModelSpec:
+    """A registry entry for an agent CLI named by its command (`cli:claude -p`); `settings`
+    override fields (e.g. `pricing`, `timeout_s`). No JSON schema: the prompt asks for the
+    format."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", command.strip()).strip("-") or "cli"
+    values: dict[str, Any] = {
+        "slug": slug[:60],
+        "name": command.strip(),
+        "provider": "agent-cli",
+        "model": command.strip(),
+        "command": command.strip(),
+        "json_schema": False,
+        "timeout_s": 300.0,
+        "api_key_env": "",
+    }
+    values.update(settings)
+    return ModelSpec.model_validate(values)
+
+
+def make_cli_policy(
+    command: str,
+    game: str,
+    *,
+    cache_dir: str | Path | None = None,
+    meter: CostMeter | None = None,
+    transcripts: bool = False,
+    **settings: Any,
+) -> ChatPolicy:
+    """The `cli:COMMAND` lane of `game`: the game's prompt on the tool's stdin, its stdout read
+    as the reply, one process per decision (killed with its tree when the decision ends)."""
+    spec = cli_spec(command, **settings)
+    return ChatPolicy(
+        spec, prompt_for(game), _client(spec, cache_dir), meter=meter, transcripts=transcripts
+    )
+
+
+def make_llm_brain(
+    slug: str, *, models_file: str | Path | None = None, base_url: str | None = None
+) -> LLMTetrisBrain:
+    """The Tetris Bench lane of registered model `slug`."""
+    return LLMTetrisBrain(_spec(slug, models_file, base_url))
 
 
 def make_llm_narcade_policy(
@@ -25,7 +160,7 @@ def make_llm_narcade_policy(
     models_file: str | Path | None = None,
     base_url: str | None = None,
 ) -> LLMNarcadePolicy:
-    """The NARCADE policy of registered model `slug` for `game` (snake, minesweeper, tetris);
+    """The NARCADE lane of registered model `slug` for `game` (snake, minesweeper, tetris);
     ValueError for another game."""
     return LLMNarcadePolicy(_spec(slug, models_file, base_url), game)
 
@@ -33,5 +168,5 @@ def make_llm_narcade_policy(
 def make_llm_ttt_engine(
     slug: str, *, models_file: str | Path | None = None, base_url: str | None = None
 ) -> LLMTicTacToeEngine:
-    """The tic-tac-toe arena engine of registered model `slug`."""
+    """The tic-tac-toe arena lane of registered model `slug`."""
     return LLMTicTacToeEngine(_spec(slug, models_file, base_url))

@@ -18,7 +18,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
-from policies.llm.client import DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, ChatClient, ChatReply
+from policies.llm.client import (
+    DEFAULT_API_KEY_ENV,
+    DEFAULT_BASE_URL,
+    ChatClient,
+    ChatReply,
+    TokenParam,
+)
+from policies.llm.costs import MAX_CALL_COST_USD, CallCost, estimated_cost
+from policies.llm.rate_limit import limiter_for
 
 DEFAULT_MODELS_FILE = "models.toml"
 """The built-in registry, a data file of this package."""
@@ -58,12 +66,20 @@ class Reasoning(BaseModel):
         return self.model_dump(exclude_none=True)
 
 
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high"]
+
+
 class ModelSpec(BaseModel):
     """One chat model and how to call it.
 
     `api_key_env` names the environment variable holding the key; an empty string means none (a
     local server). `json_schema` says whether the server honours `response_format` JSON schemas;
     without it the prompt's JSON-only instruction and the tolerant parser do the work.
+    `token_param` names the completion-budget key (`max_completion_tokens` for OpenAI reasoning
+    models, `none` to send no budget); `reasoning` is OpenRouter's object, `reasoning_effort` the
+    OpenAI-native top-level field; `extra_body` is merged into every request (provider routing).
+    `requests_per_minute` spaces this model's requests. `command` runs an agent command-line
+    tool instead of calling a server (`cli:`; the prompt on stdin, the reply on stdout).
     """
 
     model_config = _CONFIG
@@ -76,14 +92,18 @@ class ModelSpec(BaseModel):
     kind: Literal["llm"] = "llm"
     temperature: float = Field(default=0.0, ge=0, le=2)
     max_tokens: int = Field(default=80, ge=1)
+    token_param: TokenParam = "max_tokens"
     json_schema: bool = False
     reasoning: Reasoning | None = None
+    reasoning_effort: ReasoningEffort | None = None
     pricing: Pricing | None = None
     base_url: str = DEFAULT_BASE_URL
     api_key_env: str | None = DEFAULT_API_KEY_ENV
     extra_headers: dict[str, str] = Field(default_factory=dict)
     extra_body: dict[str, Any] = Field(default_factory=dict)
     timeout_s: float = Field(default=60.0, gt=0)
+    requests_per_minute: float | None = Field(default=None, gt=0)
+    command: str | None = Field(default=None, min_length=1)
 
     @field_validator("base_url")
     @classmethod
@@ -108,23 +128,56 @@ class ModelSpec(BaseModel):
             return self
         return ModelSpec.model_validate({**self.model_dump(), "base_url": base_url})
 
-    def client(self, **kwargs: Any) -> ChatClient:
-        """A ChatClient for this model's server (keyword arguments go to ChatClient)."""
+    def client(self, **kwargs: Any) -> Any:
+        """The client of this model: a `ChatClient` for its server (keyword arguments go to
+        ChatClient; the model's requests-per-minute limiter is added), or, with `command`, a
+        `CliChatClient` running the agent CLI (`policies/llm/cli_backend.py`)."""
+        if self.command is not None:
+            from policies.llm.cli_backend import CliChatClient
+
+            return CliChatClient(self.command, timeout_s=self.timeout_s, cache=kwargs.get("cache"))
+        if self.requests_per_minute is not None and "rate_limiter" not in kwargs:
+            kwargs["rate_limiter"] = limiter_for(
+                self.base_url, self.model, self.requests_per_minute
+            )
         return ChatClient(
             self.base_url, self.api_key_env, self.extra_headers, self.timeout_s, **kwargs
         )
 
+    def request_options(self) -> dict[str, Any]:
+        """The model's settings as `ChatClient.build_body` keyword arguments."""
+        return {
+            "model": self.model,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "token_param": self.token_param,
+            "reasoning": self.reasoning.to_request() if self.reasoning is not None else None,
+            "reasoning_effort": self.reasoning_effort,
+            "extra_body": self.extra_body,
+        }
+
+    def price(self, reply: ChatReply, *, max_usd: float = MAX_CALL_COST_USD) -> CallCost:
+        """The reply's cost: the provider's sane figure (`reported`), else tokens x pricing
+        (`estimated`), else unknown (with a note when a figure was refused)."""
+        return estimated_cost(
+            reply.reported if reply.reported.usd is not None else _reported(reply),
+            None if self.pricing is None else self.pricing.input,
+            None if self.pricing is None else self.pricing.output,
+            reply.prompt_tokens,
+            reply.completion_tokens,
+            max_usd=max_usd,
+        )
+
     def cost_usd(self, reply: ChatReply) -> float | None:
-        """The provider's reported cost, else tokens x pricing, else None (unpriced)."""
-        if reply.cost_usd is not None:
-            return reply.cost_usd
-        if (
-            self.pricing is not None
-            and reply.prompt_tokens is not None
-            and reply.completion_tokens is not None
-        ):
-            return self.pricing.cost_usd(reply.prompt_tokens, reply.completion_tokens)
-        return None
+        """`price(reply).usd`: reported, else estimated, else None (unpriced)."""
+        return self.price(reply).usd
+
+
+def _reported(reply: ChatReply) -> CallCost:
+    """A reply built by hand with `cost_usd` but no `reported` block (tests, CLI replies)."""
+    if reply.cost_usd is not None:
+        return CallCost(reply.cost_usd, "reported")
+    return reply.reported
 
 
 def _entries(data: Any, source: str) -> list[dict[str, Any]]:

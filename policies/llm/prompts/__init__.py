@@ -1,2 +1,2 @@
-"""Prompt modules: one per game (`<game>.py`), turning a question into chat messages and reading
-the reply back (`base.py` is the contract, `json_reply.py` the shared JSON reader)."""
+"""One prompt/parser module per game: what a chat model sees of a question and how its reply is
+read back (`policies/llm/prompts/base.py` is the contract with the chat-policy base)."""

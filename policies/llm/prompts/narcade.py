@@ -18,6 +18,7 @@ one offered action.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -26,8 +27,9 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel
 
-# The tolerant JSON digging is the Tetris lane's, shared so both lanes forgive the same things.
-from policies.llm.tetris_prompt import ReplyParseError, find_object, reply_text
+from policies.llm.prompts.base import Probe, Reading
+from policies.llm.prompts.json_reply import ReplyParseError, find_object, reply_text, shown
+from policies.llm.telemetry import LLMCall
 
 PROMPT_VERSION = "narcade-llm-prompt/1"
 """Bumped whenever a system prompt or the rendering changes (results are not comparable)."""
@@ -280,12 +282,12 @@ def _read_action(
     value: Any, actions: Sequence[str], table: Mapping[str, str], notes: list[str]
 ) -> str:
     if not isinstance(value, str):
-        raise ReplyParseError(f"action must be a string, got {value!r:.40}")
+        raise ReplyParseError(f"action must be a string, got {shown(value, 40)}")
     action = _match(value, actions, table)
     if action is None:
-        raise ReplyParseError(f"unknown action {value!r:.40}; offered: {list(actions)!r:.120}")
+        raise ReplyParseError(f"unknown action {shown(value, 40)}; offered: {list(actions)!r:.120}")
     if action != value.strip():
-        notes.append(f"action {value!r:.40} read as {action!r}")
+        notes.append(f"action {shown(value, 40)} read as {action!r}")
     return action
 
 
@@ -326,3 +328,105 @@ def parse_action(
     if keyless is not None:
         raise ReplyParseError(f"the JSON reply has no action field: {sorted(keyless)!r:.80}")
     raise ReplyParseError("no JSON object and no bare action in the reply")
+
+
+# --------------------------------------------------------------------------------------------
+# The prompt module of the NARCADE lanes
+# --------------------------------------------------------------------------------------------
+
+ADAPTER_VERSION = "llm-narcade/1"
+"""The adapter's version in logs; bumped with any change to the prompts (`PROMPT_VERSION`) or
+the reply handling, since results under different prompts are not comparable."""
+
+INVALID_ACTION_PREFIX = "unreadable reply: "
+"""Starts the action of an answer made from an unreadable reply. No offered action starts with
+it, so the validator always rejects the answer, while the log still shows what the model said."""
+
+TETRIS_CONTRACT = "arcade_gym.tetris.primitive_contract"
+
+PROBE_ACTIONS = ["up", "down"]
+
+
+def answer_model(game: NarcadeGame) -> type[BaseModel]:
+    """The answer model of `game` (each has one field, `action`)."""
+    if game == "snake":
+        from arcade_gym.snake.contract import SnakeAnswer
+
+        return SnakeAnswer
+    if game == "minesweeper":
+        from arcade_gym.minesweeper.contract import MinesweeperAnswer
+
+        return MinesweeperAnswer
+    try:
+        module = importlib.import_module(TETRIS_CONTRACT)
+    except ImportError as exc:
+        raise ValueError(f"tetris: the primitive-control contract is missing ({exc})") from exc
+    model = getattr(module, "TetrisControlAnswer", None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise ValueError(f"tetris: {TETRIS_CONTRACT} has no TetrisControlAnswer model")
+    return model
+
+
+def _field(question: Any, name: str, alias: str, kind: type[Any]) -> Any:
+    """A field of a question model or its wire dict, when it has the expected type."""
+    if isinstance(question, Mapping):
+        value = question.get(alias, question.get(name))
+    else:
+        value = getattr(question, name, None)
+    return value if isinstance(value, kind) and not isinstance(value, bool) else None
+
+
+class NarcadePrompt:
+    """A NARCADE game (snake, minesweeper, tetris controls): pick one of the offered actions."""
+
+    prompt_version = PROMPT_VERSION
+    adapter_version = ADAPTER_VERSION
+
+    def __init__(self, game: str) -> None:
+        self.game: NarcadeGame = check_game(game)
+        self.answer_model = answer_model(self.game)
+
+    def description(self, model: str) -> str:
+        return f"{model} choosing NARCADE {self.game} controls from the structured state"
+
+    def keys(self, question: Any) -> tuple[str | None, int | None]:
+        return (
+            _field(question, "state_hash", "stateHash", str),
+            _field(question, "decision", "decision", int),
+        )
+
+    def messages(self, question: Any) -> list[dict[str, str]]:
+        return build_messages(question, self.game)
+
+    def response_format(self, question: Any) -> dict[str, Any]:
+        return response_format(offered_actions(question))
+
+    def read(self, text: str | None, refusal: str | None, question: Any) -> Reading:
+        move = parse_action(text, offered_actions(question), refusal=refusal)
+        return Reading(move.action, move, move.notes)
+
+    def answer(self, question: Any, reading: Reading, call: LLMCall) -> BaseModel:
+        return self.answer_model.model_validate({"action": reading.action})
+
+    def unreadable(self, question: Any, call: LLMCall) -> BaseModel:
+        """An answer the validator rejects: its action is INVALID_ACTION_PREFIX + the raw text
+        (`model_construct`: the action is deliberately not one the model type allows)."""
+        return self.answer_model.model_construct(action=INVALID_ACTION_PREFIX + call.raw)
+
+    def probe(self) -> Probe:
+        return Probe(
+            messages=[
+                {"role": "system", "content": "You answer with one JSON object and nothing else."},
+                {
+                    "role": "user",
+                    "content": 'Connection test. Reply with JSON only: {"action":"up"}',
+                },
+            ],
+            response_format=response_format(PROBE_ACTIONS),
+            check=lambda text, refusal: parse_action(text, PROBE_ACTIONS, refusal=refusal),
+        )
+
+
+def make_prompt(game: str) -> NarcadePrompt:
+    """The NARCADE prompt module of `game` (snake, minesweeper, tetris); ValueError otherwise."""
+    return NarcadePrompt(game)

@@ -15,14 +15,23 @@ or Python-style quoting, and refuses (ReplyParseError) anything it cannot read u
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arcade_gym.tetris.contract import AgentInput, Candidate
+from arcade_gym.tetris.contract import (
+    AgentAnswer,
+    AgentInput,
+    Candidate,
+    ChoiceEntry,
+    Noul,
+    ScoreField,
+)
+from policies.llm.prompts.base import Probe, Reading
+from policies.llm.prompts.json_reply import ReplyParseError, find_object, reply_text, shown
+from policies.llm.telemetry import LLMCall
 
 PROMPT_VERSION = "tetris-llm-prompt/1"
 """Bumped whenever the system prompt or the rendering changes (results are not comparable)."""
@@ -205,10 +214,6 @@ def response_format(ids: Sequence[str]) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------
 
 
-class ReplyParseError(ValueError):
-    """A reply that names no listed candidate (malformed, empty, refused, unknown id)."""
-
-
 @dataclass(frozen=True)
 class MoveReply:
     """A parsed reply; `notes` says what was tolerated or dropped on the way."""
@@ -219,160 +224,11 @@ class MoveReply:
     notes: tuple[str, ...] = field(default=())
 
 
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _BARE_ID = re.compile(r"^[\s\"'`*]*([A-Z]{2})[\s\"'`*.!]*$")
 _LEADING_ID = re.compile(r"^\s*([A-Za-z]{2})\b")
 _CANDIDATE_KEYS = ("candidate", "id", "move")
-_LITERALS = {
-    **{word: word for word in ("true", "false", "null")},
-    **{"True": "true", "False": "false", "None": "null"},
-}
 _TRUE_WORDS = {"true", "yes", "y", "1"}
 _FALSE_WORDS = {"false", "no", "n", "0", ""}
-
-
-def _objects(text: str) -> list[str]:
-    """Every top-level balanced `{...}` in `text`, strings inside them respected (a single quote
-    opens a string only where a key or value may start, so prose apostrophes do not)."""
-    found: list[str] = []
-    depth = 0
-    start = 0
-    quote: str | None = None
-    escaped = False
-    previous = ""
-    for i, ch in enumerate(text):
-        if depth and quote is not None:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-            continue
-        if depth and (ch == '"' or (ch == "'" and previous in "{[,:")):
-            quote = ch
-        elif ch == "{":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                found.append(text[start : i + 1])
-        if not ch.isspace():
-            previous = ch
-    return found
-
-
-def _string_end(text: str, start: int) -> int:
-    """Index of the quote closing the string opened at `start` (or the end of `text`)."""
-    quote, escaped = text[start], False
-    for j in range(start + 1, len(text)):
-        if escaped:
-            escaped = False
-        elif text[j] == "\\":
-            escaped = True
-        elif text[j] == quote:
-            return j
-    return len(text)
-
-
-def _relax(text: str) -> str:
-    """Python-ish or sloppy JSON made strict: single-quoted strings, True/False/None, bare keys
-    and bare word values, trailing commas."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "\"'":
-            j = _string_end(text, i)
-            body = text[i + 1 : j]
-            if ch == "'":  # re-quote: unescape \', escape bare "
-                body = body.replace("\\'", "'")
-                body = re.sub(r'(?<!\\)"', '\\"', body)
-            out.append('"' + body + '"')
-            i = j + 1
-            continue
-        if ch.isalpha() or ch == "_":
-            j = i
-            while j < n and (text[j].isalnum() or text[j] == "_"):
-                j += 1
-            word = text[i:j]
-            k = j
-            while k < n and text[k] in " \t\r\n":
-                k += 1
-            if k < n and text[k] == ":":
-                out.append(json.dumps(word))
-            else:
-                out.append(_LITERALS.get(word, json.dumps(word)))
-            i = j
-            continue
-        if ch == ",":
-            k = i + 1
-            while k < n and text[k] in " \t\r\n":
-                k += 1
-            if k < n and text[k] in "}]":
-                i += 1
-                continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def _load_object(text: str) -> dict[str, Any] | None:
-    for attempt in (text, _relax(text)):
-        try:
-            value = json.loads(attempt)
-        except (json.JSONDecodeError, RecursionError):
-            continue
-        if isinstance(value, dict):
-            return value
-    return None
-
-
-def _candidate_texts(text: str) -> list[str]:
-    """Where a JSON object may hide, most likely first: the whole reply, code fences (the last
-    one first: models put their final answer last), then bare objects (likewise)."""
-    texts = [text.strip()]
-    texts += [body.strip() for body in reversed(_FENCE.findall(text))]
-    texts += list(reversed(_objects(text)))
-    return texts
-
-
-def reply_text(text: str | None, refusal: str | None) -> str:
-    """The text of a model's reply; ReplyParseError for a refusal or an empty reply."""
-    if refusal:
-        raise ReplyParseError(f"the model refused: {refusal.strip()!r:.120}")
-    if text is None or not text.strip():
-        raise ReplyParseError("empty reply")
-    return text
-
-
-@dataclass(frozen=True)
-class ReplyObject:
-    """The JSON object a reply carries: its fields, which of the wanted keys it holds, and notes
-    on how it was found."""
-
-    fields: dict[str, Any]
-    key: str
-    notes: tuple[str, ...]
-
-
-def find_object(text: str, keys: Sequence[str]) -> tuple[ReplyObject | None, dict[str, Any] | None]:
-    """The most likely JSON object in `text` holding one of `keys` (whole reply, code fences,
-    bare objects; sloppy JSON tolerated), and the first object seen without any of them."""
-    keyless: dict[str, Any] | None = None
-    for chunk in _candidate_texts(text):
-        obj = _load_object(chunk)
-        if obj is None:
-            continue
-        key = next((k for k in keys if k in obj), None)
-        if key is None:
-            keyless = keyless or obj
-            continue
-        notes = () if chunk == text.strip() else ("JSON object extracted from surrounding text",)
-        return ReplyObject(obj, key, notes), keyless
-    return None, keyless
 
 
 def _read_hold(value: Any, notes: list[str]) -> bool:
@@ -382,7 +238,7 @@ def _read_hold(value: Any, notes: list[str]) -> bool:
         return value > 0.5
     if isinstance(value, str) and value.strip().lower() in _TRUE_WORDS | _FALSE_WORDS:
         return value.strip().lower() in _TRUE_WORDS
-    notes.append(f"hold {value!r:.40} not understood: no hold")
+    notes.append(f"hold {shown(value, 40)} not understood: no hold")
     return False
 
 
@@ -391,29 +247,32 @@ def _read_risk(value: Any, notes: list[str]) -> float | None:
         return None
     number: float | None = None
     if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer too large for a float
+            number = None
     elif isinstance(value, str):
         try:
             number = float(value.strip())
-        except ValueError:
+        except (ValueError, OverflowError):
             number = None
     if number is None or not math.isfinite(number) or not 0.0 <= number <= 1.0:
-        notes.append(f"risk {value!r:.40} dropped: not a number in [0, 1]")
+        notes.append(f"risk {shown(value, 40)} dropped: not a number in [0, 1]")
         return None
     return number
 
 
 def _read_candidate(value: Any, ids: Sequence[str], notes: list[str]) -> str:
     if not isinstance(value, str):
-        raise ReplyParseError(f"candidate must be a string id, got {value!r:.40}")
+        raise ReplyParseError(f"candidate must be a string id, got {shown(value, 40)}")
     key = value.strip().upper()
     if key in ids:
         return key
     match = _LEADING_ID.match(value)
     if match and match.group(1).upper() in ids:
-        notes.append(f"candidate {value!r:.40} read as {match.group(1).upper()}")
+        notes.append(f"candidate {shown(value, 40)} read as {match.group(1).upper()}")
         return match.group(1).upper()
-    raise ReplyParseError(f"unknown candidate id {value!r:.40}")
+    raise ReplyParseError(f"unknown candidate id {shown(value, 40)}")
 
 
 def parse_reply(text: str | None, ids: Sequence[str], *, refusal: str | None = None) -> MoveReply:
@@ -437,3 +296,110 @@ def parse_reply(text: str | None, ids: Sequence[str], *, refusal: str | None = N
     if keyless is not None:
         raise ReplyParseError(f"the JSON reply has no candidate field: {sorted(keyless)!r:.80}")
     raise ReplyParseError("no JSON object in the reply")
+
+
+# --------------------------------------------------------------------------------------------
+# The prompt module of the Tetris Bench lane
+# --------------------------------------------------------------------------------------------
+
+ADAPTER_VERSION = "llm-tetris/1"
+"""The adapter's version in logs; bumped with any change to the prompt (`PROMPT_VERSION`) or the
+reply handling, since results under different prompts are not comparable."""
+
+PROBE_IDS = ["AB", "CD"]
+PROBE_MESSAGES = [
+    {"role": "system", "content": "You answer with one JSON object and nothing else."},
+    {
+        "role": "user",
+        "content": "Connection test. Reply with JSON only: "
+        '{"candidate":"AB","hold":false,"risk":0}',
+    },
+]
+
+
+def _ids(q: AgentInput) -> list[str]:
+    return candidate_ids(q.state_hash, len(q.candidates))
+
+
+def answer_meta(call: LLMCall) -> dict[str, Any]:
+    """The answer's `meta`: the call's telemetry as the Tetris Bench log keeps it."""
+    meta: dict[str, Any] = {
+        "retries": call.retries,
+        "promptTokens": call.prompt_tokens,
+        "completionTokens": call.completion_tokens,
+        "raw": call.raw,
+    }
+    if call.finish_reason is not None:
+        meta["finishReason"] = call.finish_reason
+    if call.reasoning_tokens is not None:
+        meta["reasoningTokens"] = call.reasoning_tokens
+    if call.cached_tokens is not None:
+        meta["cachedTokens"] = call.cached_tokens
+    meta["costSource"] = call.cost_source
+    if call.cost_note is not None:
+        meta["costNote"] = call.cost_note
+    return meta
+
+
+class TetrisPrompt:
+    """Tetris Bench placements: pick a listed candidate by its two-letter id."""
+
+    game = "tetris"
+    prompt_version = PROMPT_VERSION
+    adapter_version = ADAPTER_VERSION
+
+    def description(self, model: str) -> str:
+        return f"{model} through the shared Tetris Bench LLM prompt"
+
+    def keys(self, question: AgentInput) -> tuple[str | None, int | None]:
+        return question.state_hash, getattr(question, "tick", None)
+
+    def messages(self, question: AgentInput) -> list[dict[str, str]]:
+        return build_messages(question, _ids(question))
+
+    def response_format(self, question: AgentInput) -> dict[str, Any]:
+        return response_format(_ids(question))
+
+    def read(self, text: str | None, refusal: str | None, question: AgentInput) -> Reading:
+        move = parse_reply(text, _ids(question), refusal=refusal)
+        return Reading(move.candidate, move, move.notes)
+
+    def answer(self, question: AgentInput, reading: Reading, call: LLMCall) -> AgentAnswer:
+        move: MoveReply = reading.value
+        meta = answer_meta(call)
+        if move.notes:
+            meta["parseNotes"] = list(move.notes)
+        placement = question.candidates[_ids(question).index(move.candidate)].placement
+        return AgentAnswer(
+            state_hash=question.state_hash,
+            choice=[ChoiceEntry(x=placement.x, rotation=placement.rotation, p=1.0)],
+            noul=Noul(hold=move.hold),
+            score=None if move.risk is None else ScoreField(risk=float(move.risk)),
+            cost_usd=call.cost_usd,
+            meta=meta,
+        )
+
+    def unreadable(self, question: AgentInput, call: LLMCall) -> dict[str, Any]:
+        """An answer with an empty `choice`, which the validator rejects; the raw text, the
+        parse error and the cost stay in the log."""
+        meta = answer_meta(call)
+        meta["parseError"] = call.parse_error
+        invalid: dict[str, Any] = {"stateHash": question.state_hash, "choice": [], "meta": meta}
+        if call.cost_usd is not None:
+            invalid["costUsd"] = call.cost_usd
+        return invalid
+
+    def probe(self) -> Probe:
+        return Probe(
+            messages=PROBE_MESSAGES,
+            response_format=response_format(PROBE_IDS),
+            check=lambda text, refusal: parse_reply(text, PROBE_IDS, refusal=refusal),
+        )
+
+
+PROMPT = TetrisPrompt()
+
+
+def make_prompt(game: str = "tetris") -> TetrisPrompt:
+    """The Tetris Bench prompt module."""
+    return PROMPT

@@ -1,0 +1,267 @@
+"""One chat-policy base for every game: a prompt module (`policies/llm/prompts/<game>.py`) plus
+the model calls, under the decision's deadline and cancel signal.
+
+The base owns everything that is not the game's:
+
+- the call: the model's request options (`ModelSpec.request_options`), the JSON schema only for
+  models that support it, the deadline and cancellation of `policies/base.py`'s context;
+- failures: a reply that cannot be read is the model's answer (`ChatPrompt.unreadable`, scored by
+  the benchmark); a service failure (`ServiceFailure`, after retries) is raised for the loop to
+  abort the game; a fatal fault (`FatalModelError`) is latched in `fatal_error` so later calls
+  fail at once without traffic; `CostCapReached` stops the run;
+- accounting: `usage` totals, the cost of each call (reported, else estimated, else unknown) and
+  the run's cost meter (`meter`, `--max-cost-usd`), the response cache of the client;
+- telemetry: `last_call` and `pop_telemetry()` (what the episode loop logs per decision: tokens,
+  cost and source, retries, latency, the whole raw reply; the request messages too with
+  `transcripts=True`);
+- pre-flight in the benchmark's own format (`preflight()`), and `run_identity()` for log headers.
+
+One policy instance serves one game at a time: `last_call` and `pop_telemetry` describe the latest
+decision of that instance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from policies.base import DecisionContext, PolicyIdentity
+from policies.llm.client import CancelSignal, ChatReply
+from policies.llm.cost_meter import CostMeter
+from policies.llm.errors import (
+    CallCancelledError,
+    CostCapReached,
+    FatalModelError,
+    ModelCallError,
+    ServiceFailure,
+)
+from policies.llm.preflight import apreflight, preflight
+from policies.llm.prompts.base import ChatPrompt, Messages, Reading
+from policies.llm.prompts.json_reply import ReplyParseError
+from policies.llm.registry import ModelSpec
+from policies.llm.run_identity import run_identity
+from policies.llm.telemetry import ErrorKind, LLMCall, Usage
+
+
+class ChatPolicy(PolicyIdentity):
+    """An AsyncPolicy: `prompt` reads and writes the game, the base makes the calls."""
+
+    def __init__(
+        self,
+        spec: ModelSpec,
+        prompt: ChatPrompt,
+        client: Any = None,
+        *,
+        meter: CostMeter | None = None,
+        transcripts: bool = False,
+    ) -> None:
+        super().__init__(
+            slug=spec.slug,
+            name=spec.display_name,
+            description=spec.description or prompt.description(spec.display_name),
+            kind="llm",
+            adapter_version=prompt.adapter_version,
+            provider=spec.provider,
+            model=spec.model,
+        )
+        self.spec = spec
+        self.prompt = prompt
+        self.client = client if client is not None else spec.client()
+        self.meter = meter
+        self.transcripts = transcripts
+        self.fatal_error: FatalModelError | None = None
+        self.last_call: LLMCall | None = None
+        self._pending: LLMCall | None = None
+        self._usage = Usage()
+
+    # ----------------------------------------------------------------------------------------
+    # Identity, totals, telemetry
+    # ----------------------------------------------------------------------------------------
+
+    def run_identity(self) -> dict[str, Any]:
+        """The model's full settings with the prompt and adapter versions (log headers)."""
+        return run_identity(
+            self.spec,
+            prompt_version=self.prompt.prompt_version,
+            adapter_version=self.prompt.adapter_version,
+        )
+
+    @property
+    def usage(self) -> dict[str, Any]:
+        """Totals since construction (or `reset_usage`), camelCase (`policies/llm/telemetry.py`)."""
+        return self._usage.to_dict()
+
+    def reset_usage(self) -> None:
+        """Start the totals again (e.g. per game)."""
+        self._usage = Usage()
+
+    def pop_telemetry(self) -> dict[str, Any] | None:
+        """The latest decision's call record for the episode loop, once (then None)."""
+        call, self._pending = self._pending, None
+        return None if call is None else call.to_dict(transcript=self.transcripts)
+
+    def _note(self, call: LLMCall | None) -> None:
+        self.last_call = call
+        self._pending = call
+
+    # ----------------------------------------------------------------------------------------
+    # Deciding
+    # ----------------------------------------------------------------------------------------
+
+    def messages(self, question: Any) -> Messages:
+        """The chat messages for `question` (a pure function of the question)."""
+        return self.prompt.messages(question)
+
+    def response_format(self, question: Any) -> dict[str, Any] | None:
+        """The reply schema sent with `question` (None when the model does not support one)."""
+        return self.prompt.response_format(question) if self.spec.json_schema else None
+
+    async def act_async(self, question: Any, ctx: DecisionContext) -> Any:
+        """Ask the model about `question` within `ctx`'s deadline; cancellation aborts the
+        request. Returns the prompt module's answer (or its unreadable-reply answer)."""
+        state_hash, decision = self.prompt.keys(question)
+        messages = self.messages(question)
+        fmt = self.response_format(question)
+        reply = await self._ask(messages, fmt, ctx, state_hash=state_hash, decision=decision)
+        reading: Reading | None = None
+        problem: str | None = None
+        try:
+            reading = self.prompt.read(reply.text, reply.refusal, question)
+        except ReplyParseError as exc:
+            problem = str(exc)
+        except Exception as exc:  # a reply must never crash a game: it is unreadable
+            problem = f"the reply could not be read ({type(exc).__name__}: {exc})"
+        call = self._record(reply, reading, problem, messages, state_hash, decision)
+        if reading is None:
+            return self.prompt.unreadable(question, call)
+        return self.prompt.answer(question, reading, call)
+
+    async def _ask(
+        self,
+        messages: Messages,
+        fmt: Mapping[str, Any] | None,
+        ctx: DecisionContext,
+        *,
+        state_hash: str | None = None,
+        decision: int | None = None,
+    ) -> ChatReply:
+        """One completion within `ctx`'s deadline; failures are recorded, then raised."""
+        if self.fatal_error is not None:  # no traffic once the key or model is known bad
+            known = self.fatal_error
+            raise FatalModelError(str(known), reason=known.reason, status=known.status)
+        self._note(None)
+        usage = self._usage
+        with usage.lock:
+            usage.calls += 1
+        cancel: CancelSignal = (
+            ctx.async_cancelled if ctx.async_cancelled is not None else ctx.cancelled
+        )
+        spec = self.spec
+        body = self.client.build_body(messages, response_format=fmt, **spec.request_options())
+        worst = 0.0
+        if self.meter is not None:
+            pricing = spec.pricing
+            worst = self.meter.worst_case(
+                spec.model,
+                sum(len(str(m.get("content", ""))) for m in messages),
+                spec.max_tokens,
+                None if pricing is None else pricing.input,
+                None if pricing is None else pricing.output,
+            )
+        try:
+            return await self.client.send(
+                body,
+                deadline=ctx.deadline,
+                cancel=cancel,
+                meter=self.meter,
+                worst_case_usd=worst,
+                cost_of=lambda reply: spec.price(reply).usd,
+            )
+        except FatalModelError as exc:
+            self.fatal_error = exc
+            self._failed(exc, "fatal", 0, state_hash, decision)
+            raise
+        except CostCapReached as exc:
+            self._failed(exc, "cost-cap", 0, state_hash, decision)
+            raise
+        except (CallCancelledError, asyncio.CancelledError):
+            with usage.lock:  # the harness's timeout or cancel: the request was aborted
+                usage.cancelled += 1
+            raise
+        except ServiceFailure as exc:
+            self._failed(exc, "service", exc.retries, state_hash, decision)
+            raise
+        except ModelCallError as exc:
+            self._failed(exc, "service", exc.retries, state_hash, decision)
+            raise
+
+    def _failed(
+        self,
+        exc: Exception,
+        kind: ErrorKind,
+        retries: int,
+        state_hash: str | None,
+        decision: int | None,
+    ) -> None:
+        call = LLMCall(
+            state_hash=state_hash,
+            decision=decision,
+            error=f"{type(exc).__name__}: {exc}",
+            error_kind=kind,
+            retries=retries,
+        )
+        self._usage.add_failure(call)
+        self._note(call)
+
+    def _record(
+        self,
+        reply: ChatReply,
+        reading: Reading | None,
+        parse_error: str | None,
+        messages: Messages,
+        state_hash: str | None,
+        decision: int | None,
+    ) -> LLMCall:
+        """Note a reply in `last_call`, the telemetry and the totals; returns the record."""
+        cost = self.spec.price(reply)
+        call = LLMCall(
+            state_hash=state_hash,
+            decision=decision,
+            action=None if reading is None else reading.action,
+            raw=raw_text(reply),
+            parse_error=parse_error,
+            parse_notes=() if reading is None else reading.notes,
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+            reasoning_tokens=reply.reasoning_tokens,
+            cached_tokens=reply.cached_tokens,
+            cost_usd=cost.usd,
+            cost_source=cost.source,
+            cost_note=cost.note,
+            retries=reply.retries,
+            latency_ms=reply.latency_ms,
+            finish_reason=reply.finish_reason,
+            from_cache=reply.from_cache,
+            messages=tuple(messages) if self.transcripts else None,
+        )
+        self._usage.add_reply(call)
+        self._note(call)
+        return call
+
+    # ----------------------------------------------------------------------------------------
+    # Pre-flight
+    # ----------------------------------------------------------------------------------------
+
+    async def apreflight(self) -> None:
+        """`preflight` inside an event loop."""
+        await apreflight(self.spec, self.client, probe=self.prompt.probe())
+
+    def preflight(self) -> None:
+        """One real call in this benchmark's reply format (PreflightError says what is wrong)."""
+        preflight(self.spec, self.client, probe=self.prompt.probe())
+
+
+def raw_text(reply: ChatReply) -> str:
+    """What the model said, whole: its text, else its refusal."""
+    return reply.text or reply.refusal or ""

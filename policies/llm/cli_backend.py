@@ -1,0 +1,148 @@
+"""An agent command-line tool as the "server" of a chat policy (`cli:COMMAND`, or a registry entry
+with `command = "..."`): the messages become one prompt on the tool's stdin, its stdout is the
+reply.
+
+`CliChatClient` has the two methods the chat-policy base uses (`build_body`, `send`), so every
+lane plays through it unchanged. The prompt is the messages' contents joined by blank lines (the
+system prompt first); agent CLIs take no JSON schema, so use them with `json_schema = false` and
+let the prompt ask for the format. Each request runs the command in its own session with the
+agent-CLI defaults of `policies/engines/agent_cli.py`; cancelling the request kills its tree.
+Outcomes: a reply is returned (tokens and cost unknown: the tool does not say); a command that
+cannot start is `FatalModelError`; a crash or an oversized reply is a `ServiceFailure` (`cli`:
+the tool failed, not the model); no reply before the deadline is a `TimeoutError` (the model was
+too slow, which the benchmark scores). The response cache works as for servers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from policies.engines.agent_cli import make_cli_engine
+from policies.engines.process import ProcessEngine
+from policies.llm.cache import CachedResponse, ResponseCache, request_key
+from policies.llm.client import CancelSignal, ChatClient, ChatReply
+from policies.llm.cost_meter import CostMeter
+from policies.llm.errors import CallCancelledError, FatalModelError, ServiceFailure
+
+
+def render_prompt(messages: Sequence[Mapping[str, Any]]) -> str:
+    """The messages as one prompt: their text contents, in order, separated by blank lines."""
+    return "\n\n".join(str(m.get("content") or "") for m in messages).rstrip() + "\n"
+
+
+class CliChatClient:
+    """Chat completions by running an agent CLI once per request."""
+
+    build_body = staticmethod(ChatClient.build_body)
+    api_key_env: str | None = None
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        timeout_s: float = 300.0,
+        cache: ResponseCache | None = None,
+        engine: ProcessEngine | None = None,
+    ) -> None:
+        self.command = command
+        self.engine = (
+            engine if engine is not None else make_cli_engine(command, timeout_s=timeout_s)
+        )
+        self.cache = cache
+        self.requests_sent = 0
+
+    @property
+    def base_url(self) -> str:
+        """Where replies come from, for messages (`cli:COMMAND`)."""
+        return f"cli:{self.command}"
+
+    def api_key(self) -> str | None:
+        """No key: an agent CLI uses its own login."""
+        return None
+
+    def key_note(self) -> str:
+        """For error messages."""
+        return "no API key was sent (the agent CLI uses its own login)"
+
+    async def aclose(self) -> None:
+        """Nothing is kept open between requests."""
+
+    async def send(
+        self,
+        body: dict[str, Any],
+        *,
+        deadline: float | None = None,
+        cancel: CancelSignal | None = None,
+        meter: CostMeter | None = None,
+        worst_case_usd: float = 0.0,
+        cost_of: Callable[[ChatReply], float | None] | None = None,
+    ) -> ChatReply:
+        """Run the tool on the body's messages within `deadline` (see the module docstring)."""
+        key = None
+        if self.cache is not None:
+            key = request_key(self.base_url, body, {})
+            hit = self.cache.get(key)
+            if hit is not None:
+                return _reply(hit.body, hit.latency_ms, from_cache=True)
+        booking = meter.reserve(str(body.get("model")), worst_case_usd) if meter else None
+        stop = threading.Event()
+        budget = None if deadline is None else max(0.0, deadline - time.monotonic())
+        watcher = asyncio.ensure_future(_watch(cancel, stop)) if cancel is not None else None
+        self.requests_sent += 1
+        try:
+            out = await asyncio.to_thread(
+                self.engine.run, render_prompt(body["messages"]), budget, cancel=stop
+            )
+        except BaseException:
+            stop.set()  # the awaiting task was cancelled: kill the tool's tree
+            if meter is not None and booking is not None:
+                meter.settle(booking, None)
+            raise
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+        if out.failure is None:
+            reply = _reply({"choices": [{"message": {"content": out.output}}]}, out.elapsed_ms)
+            if meter is not None and booking is not None:
+                meter.settle(booking, cost_of(reply) if cost_of is not None else None)
+            if self.cache is not None and key is not None:
+                self.cache.put(key, CachedResponse(reply.raw, {}, reply.latency_ms, 0))
+            return reply
+        if meter is not None and booking is not None:
+            meter.release(booking)
+        if out.failure == "start":
+            raise FatalModelError(f"{self.base_url}: {out.error}", reason="command")
+        if out.failure == "cancelled":
+            raise CallCancelledError("the call was cancelled before the tool answered")
+        if out.failure == "timeout":
+            raise TimeoutError(f"{self.base_url}: {out.error}")
+        raise ServiceFailure(f"{self.base_url}: {out.error}", reason="cli")
+
+
+def _reply(raw: dict[str, Any], latency_ms: float, *, from_cache: bool = False) -> ChatReply:
+    choices = raw.get("choices") or [{}]
+    text = str((choices[0].get("message") or {}).get("content") or "")
+    return ChatReply(
+        text=text,
+        prompt_tokens=None,
+        completion_tokens=None,
+        cost_usd=None,
+        raw=raw,
+        finish_reason="stop",
+        latency_ms=latency_ms,
+        from_cache=from_cache,
+    )
+
+
+async def _watch(cancel: CancelSignal, stop: threading.Event) -> None:
+    """Forward the caller's cancel signal to the tool's runner thread."""
+    if isinstance(cancel, asyncio.Event):
+        await cancel.wait()
+    else:
+        while not cancel.is_set():
+            await asyncio.sleep(0.02)
+    stop.set()
