@@ -13,7 +13,6 @@ import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
 from evaluation import narcade_cli
 from evaluation.core.registry import add_all_parsers
 from evaluation.throughput.registry import BENCH_GAMES
-from evaluation.ttt_cli import add_ttt_arguments, cmd_ttt
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -95,14 +94,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_all_parsers(sub)
     narcade_cli.add_parsers(sub)
-    ttt = sub.add_parser(
-        "ttt",
-        help="grade a tic-tac-toe engine on the arena suite (Brainfuck, command or policy)",
-        description="Run an engine through the seeded tic-tac-toe suite (188 positions, 24 "
-        "matches) and grade it S+ .. F. The same engine and seed give the same report.",
-    )
-    add_ttt_arguments(ttt)
-    ttt.set_defaults(handler=cmd_ttt)
     bench = sub.add_parser(
         "bench",
         help="measure environment throughput (steps/s, questions/s, memory)",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from evaluation.benchmarks import tetris_bench
+from evaluation.benchmarks import arena, tetris_bench
 from evaluation.core.registry import register
 
 register(tetris_bench.BENCHMARK)
+register(arena.BENCHMARK)

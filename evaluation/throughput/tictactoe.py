@@ -2,12 +2,15 @@
 
 The report has the shape of `report.make_report` (figures per second under `results`,
 their `targets`, a `peer`), plus `seconds`: wall times of the suite build and of a whole arena
-run for the Tactician, which are durations rather than rates.
+run for the Tactician (its event logs written to a scratch directory), which are durations
+rather than rates.
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -15,8 +18,8 @@ import numpy as np
 
 from arcade_gym.multiagent import tictactoe_v0
 from arcade_gym.tictactoe.oracle import minimax_table
+from evaluation.benchmarks.arena.suite import build_suite, classify, selfplay_positions
 from evaluation.throughput.report import format_table, make_report, peer_status, rate
-from evaluation.ttt_suite import build_suite, classify, selfplay_positions
 
 _warm = False
 
@@ -35,9 +38,9 @@ def warmup() -> float:
         rng = np.random.default_rng(0)
         for board, side in selfplay_positions(size, rng)[:6]:
             classify(board, side)
-    from evaluation.ttt_arena import make_engine
+    from policies.tictactoe import make_player
 
-    make_engine("policy:tactician").choose(np.zeros(100, np.int8), 1)
+    make_player("tactician").choose(np.zeros(100, np.int8), 1)
     _warm = True
     return time.perf_counter() - t0
 
@@ -114,7 +117,8 @@ def oracle_positions(seconds: float, size: int, seed: int = 0) -> float:
 
 def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
     """Every tic-tac-toe figure of the issue's targets, as one JSON-able dict."""
-    from evaluation.ttt_arena import make_engine, run_arena
+    from evaluation.benchmarks.arena.runner import run_arena
+    from policies.tictactoe import make_player
 
     compile_s = warmup()
     results = {
@@ -128,10 +132,11 @@ def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
     }
     build_suite.cache_clear()
     t0 = time.perf_counter()
-    suite = build_suite()
+    build_suite()
     suite_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    run_arena(make_engine("policy:tactician"), suite=suite)
+    with tempfile.TemporaryDirectory() as scratch:
+        run_arena(["tactician"], make_player, Path(scratch) / "run", say=lambda _: None)
     arena_s = time.perf_counter() - t0
     return make_report(
         "tictactoe",

@@ -47,10 +47,11 @@ __all__ = [
 
 def make_text_engine_policy(kind: str, body: str, options: Any) -> Any:
     """A `bf:PATH` or `cmd:COMMAND` engine speaking the arena's text contract (the position on
-    stdin, `row col` on stdout)."""
+    stdin, `row col` on stdout): the game-independent engines of `policies/engines/` bound to it
+    by `policies/engines/arena.py`. A command's per-move limit is `options.timeout_ms`."""
     from pathlib import Path
 
-    from policies.engines.brainfuck.engine import BrainfuckEngine, CommandEngine
+    from policies.engines.arena import BrainfuckEngine, CommandEngine
 
     if kind == "bf":
         return BrainfuckEngine(Path(body))

@@ -1,4 +1,5 @@
-"""Grading of the tic-tac-toe arena (seed 003): weights, the weighted score, grades, the C cap."""
+"""Grading of the tic-tac-toe arena (`docs/rules/tictactoe.md`): weights, the weighted score,
+grades, the C cap."""
 
 from __future__ import annotations
 

@@ -1,50 +1,24 @@
-"""The tic-tac-toe arena (seed 003): an engine through the suite and its matches, then a grade.
+"""The arena's report for one engine: per-position and per-match results, move costs, the grade.
 
-`run_arena(engine)` asks every suite position (`evaluation.ttt_suite`) through `call_policy`, one
-question at a time with a per-move timeout, then plays the 24 matches against the sparring
-partners, and grades the result (`evaluation.ttt_grading`). An engine is anything `call_policy`
-accepts whose answer is an `EngineReply` (its `output`, or its `error`), `"row col"` text, a
-`TicTacToeAnswer` or a `(row, col)` pair. An engine error, unparseable output, an occupied or
-off-board square, an exception or a timeout is an *illegal move*: the position fails (or the match
-is forfeited as a loss), the reason is kept, and the grade is capped at C. Nothing an engine does
-stops the run.
-
-The same engine and seed give the same report, timings aside (`to_dict(timings=False)`).
-
-Engine specs (`make_engine`): `policy:NAME` (random, greedy, tactician, perfect), `bf:PATH` (a
-Brainfuck program), `cmd:COMMAND` (an external process reading the position on stdin).
+Built from the saved result of every game (`episode.play_arena_game`), so a resumed run reports
+exactly what a run in one go would. `to_dict(timings=False)` leaves out wall times: the same
+engine and seed give the same report.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from arcade_gym.tictactoe.contract import AnswerCheck, TicTacToeQuestion, check_answer
-from arcade_gym.tictactoe.game import TicTacToeGame
-from arcade_gym.tictactoe.rules import RULESET_ID, SIZES, O, X
-from arcade_gym.tictactoe.sparring import opening_move, sparring_move
-from evaluation.core.policy_call import call_policy
-from evaluation.ttt_cli import DEFAULT_TIMEOUT_MS, add_ttt_arguments
-from evaluation.ttt_grading import WEIGHTS, grade_for, match_points, weighted_score
-from evaluation.ttt_suite import (
-    CATEGORIES,
-    CATEGORY_TITLES,
-    DEFAULT_SEED,
-    MatchSpec,
-    Suite,
-    build_suite,
-)
-from policies.base import DecisionContext
-from policies.tictactoe import BUILTINS, make_player
+from arcade_gym.tictactoe.rules import RULESET_ID, SIZES
+from evaluation.benchmarks.arena.grading import WEIGHTS, grade_for, weighted_score
+from evaluation.benchmarks.arena.suite import CATEGORIES, CATEGORY_TITLES
+from policies.tictactoe import BUILTINS
 
-Progress = Callable[[str], None]
+REPORT_VERSION = 2
+"""Version of `report.json`: 2 holds one report per engine under `reports` (1 was one report)."""
 
 
 @dataclass(frozen=True)
@@ -298,225 +272,104 @@ class ArenaReport:
         return "\n".join(lines)
 
 
-# --- running ----------------------------------------------------------------------------------
+# --- from saved results -------------------------------------------------------------------------
 
 
-def _identity(engine: Any) -> dict[str, Any]:
-    identity = getattr(engine, "identity", None)
-    if callable(identity):
-        try:
-            value = identity()
-            if isinstance(value, dict):
-                return value
-        except Exception:
-            pass
+def _calls(saved: Mapping[str, Any]) -> list[tuple[float, int | None]]:
+    """(wall ms, instructions) of each call of a saved game."""
+    out = []
+    for call in saved.get("calls") or []:
+        ms = call.get("latencyMs")
+        out.append((float(ms) if ms is not None else 0.0, call.get("instructions")))
+    return out
+
+
+def build_report(
+    engine: Mapping[str, Any],
+    seed: int,
+    suite_version: str,
+    positions: Sequence[Mapping[str, Any]],
+    matches: Sequence[Mapping[str, Any]],
+    seconds: float = 0.0,
+) -> ArenaReport:
+    """The report of one engine from its saved position and match results, in suite order."""
+    stats = MoveStats()
+    illegal: list[IllegalMove] = []
+    rows: list[PositionResult] = []
+    for saved in positions:
+        calls = _calls(saved)
+        for ms, instructions in calls:
+            stats.add(ms, instructions)
+        if saved["illegal"] is not None:
+            illegal.append(IllegalMove(saved["id"], saved["illegal"]))
+        move = saved["move"]
+        rows.append(
+            PositionResult(
+                id=saved["id"],
+                category=saved["category"],
+                size=saved["size"],
+                move=None if move is None else (int(move[0]), int(move[1])),
+                passed=bool(saved["passed"]),
+                reason=saved["illegal"],
+                ms=calls[0][0] if calls else 0.0,
+                instructions=saved["instructions"],
+            )
+        )
+    games: list[MatchResult] = []
+    for saved in matches:
+        for ms, instructions in _calls(saved):
+            stats.add(ms, instructions)
+        if saved["forfeit"] is not None:
+            illegal.append(
+                IllegalMove(f"{saved['id']} ply {saved['forfeitPly']}", saved["forfeit"])
+            )
+        games.append(
+            MatchResult(
+                id=saved["id"],
+                size=saved["size"],
+                opponent=saved["opponent"],
+                opening=saved["opening"],
+                engine_mark=saved["engineMark"],
+                result=saved["result"],
+                points=float(saved["score"]),
+                moves=tuple((int(r), int(c)) for r, c in (m.split() for m in saved["moves"])),
+                forfeit=saved["forfeit"],
+            )
+        )
+    return ArenaReport(
+        engine=dict(engine),
+        seed=seed,
+        suite_version=suite_version,
+        positions=rows,
+        matches=games,
+        illegal_moves=illegal,
+        move_stats=stats,
+        seconds=seconds,
+    )
+
+
+def run_document(reports: Sequence[ArenaReport], timings: bool = True) -> dict[str, Any]:
+    """`report.json` (version 2): every engine's report, in the order the run played them."""
+    first = reports[0] if reports else None
     return {
-        "slug": str(getattr(engine, "slug", type(engine).__name__)),
-        "name": str(getattr(engine, "name", type(engine).__name__)),
+        "reportVersion": REPORT_VERSION,
+        "arena": "tictactoe",
+        "suite": first.suite_version if first else None,
+        "seed": first.seed if first else None,
+        "reports": [r.to_dict(timings) for r in reports],
     }
 
 
-def _ask(
-    engine: Any, question: TicTacToeQuestion, timeout_ms: float | None, stats: MoveStats
-) -> tuple[AnswerCheck, float]:
-    """One engine move, never raising: the judged answer and its wall milliseconds."""
-    ctx = DecisionContext.with_budget(timeout_ms)
-    outcome = call_policy(engine, question, ctx, timeout_ms)
-    if not outcome.completed:
-        check = AnswerCheck(reason=f"{outcome.status}: {outcome.error}")
-    else:
-        try:
-            check = check_answer(question, outcome.answer)
-        except Exception as exc:  # a hostile answer object (e.g. a raising __eq__)
-            check = AnswerCheck(reason=f"unreadable answer: {type(exc).__name__}")
-    stats.add(outcome.latency_ms, check.instructions)
-    return check, outcome.latency_ms
-
-
-def _play_match(
-    engine: Any,
-    spec: MatchSpec,
-    timeout_ms: float | None,
-    stats: MoveStats,
-    illegal: list[IllegalMove],
-) -> MatchResult:
-    game = TicTacToeGame(spec.size)
-    engine_side = X if spec.engine_mark == "X" else O
-    forfeit: str | None = None
-    while not game.over:
-        if game.to_move == engine_side:
-            check, _ = _ask(engine, game.question(), timeout_ms, stats)
-            if not check.legal or check.move is None:
-                forfeit = check.reason or "no move"
-                illegal.append(IllegalMove(f"{spec.id} ply {game.placed + 1}", forfeit))
-                break
-            cell = game.cell(*check.move)
-        elif spec.opening and game.placed < 2:
-            cell = opening_move(game.flat, game.to_move, spec.opponent_seed)
-        else:
-            cell = sparring_move(spec.opponent, game.flat, game.to_move, spec.opponent_seed)
-        game.play(cell)
-    if forfeit is not None:
-        result = "loss"
-    elif game.draw:
-        result = "draw"
-    else:
-        result = "win" if game.winner == engine_side else "loss"
-    return MatchResult(
-        id=spec.id,
-        size=spec.size,
-        opponent=spec.opponent,
-        opening=spec.opening,
-        engine_mark=spec.engine_mark,
-        result=result,
-        points=match_points(result, spec.opponent),
-        moves=tuple(divmod(c, spec.size) for c in game.moves),
-        forfeit=forfeit,
-    )
-
-
-def run_arena(
-    engine_policy: Any,
-    seed: int = DEFAULT_SEED,
-    *,
-    timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
-    suite: Suite | None = None,
-    progress: Progress | None = None,
-) -> ArenaReport:
-    """Run an engine through the suite of `seed` and its 24 matches; never raises for anything
-    the engine does. `progress` gets one line per position and match."""
-    t0 = time.perf_counter()
-    suite = suite if suite is not None else build_suite(seed)
-    stats = MoveStats()
-    illegal: list[IllegalMove] = []
-    positions: list[PositionResult] = []
-    for item in suite.positions:
-        check, ms = _ask(engine_policy, item.question, timeout_ms, stats)
-        if not check.legal:
-            illegal.append(IllegalMove(item.id, check.reason or "no move"))
-        passed = check.legal and item.passes(check.move)
-        positions.append(
-            PositionResult(
-                id=item.id,
-                category=item.category,
-                size=item.size,
-                move=check.move,
-                passed=passed,
-                reason=check.reason,
-                ms=ms,
-                instructions=check.instructions,
-            )
+def run_text(reports: Sequence[ArenaReport]) -> str:
+    """`report.txt`: each engine's summary, then a ranking when there are several."""
+    parts = [r.to_text() for r in reports]
+    if len(reports) > 1:
+        ranked = sorted(reports, key=lambda r: -r.score)
+        lines = ["ranking:"]
+        lines.extend(
+            f"  {i}. {r.engine.get('name', '?'):<20} {r.score:5.1f} {r.grade:<3} "
+            f"illegal moves {len(r.illegal_moves)}"
+            for i, r in enumerate(ranked, start=1)
         )
-        if progress is not None:
-            progress(f"{item.id}: {'pass' if passed else 'fail'}")
-    matches: list[MatchResult] = []
-    for spec in suite.matches:
-        match = _play_match(engine_policy, spec, timeout_ms, stats, illegal)
-        matches.append(match)
-        if progress is not None:
-            versus = spec.opponent + (" (varied opening)" if spec.opening else "")
-            progress(f"{spec.id} vs {versus} as {spec.engine_mark}: {match.result}")
-    return ArenaReport(
-        engine=_identity(engine_policy),
-        seed=suite.seed,
-        suite_version=suite.version,
-        positions=positions,
-        matches=matches,
-        illegal_moves=illegal,
-        move_stats=stats,
-        seconds=time.perf_counter() - t0,
-    )
-
-
-# --- engines and the command line ---------------------------------------------------------------
-
-
-def make_engine(
-    spec: str,
-    *,
-    timeout_ms: float = DEFAULT_TIMEOUT_MS,
-    models_file: str | None = None,
-    base_url: str | None = None,
-) -> Any:
-    """An engine from a spec: `policy:NAME` (random, greedy, tactician, perfect), `bf:PATH`,
-    `cmd:COMMAND` or `llm:SLUG` (a chat model; one pre-flight call checks it first).
-    ValueError with the fix for anything else."""
-    kind, sep, rest = spec.partition(":")
-    if not sep or not rest.strip():
-        raise ValueError(
-            f"engine spec {spec!r} must be bf:PATH, cmd:COMMAND, llm:SLUG or policy:NAME "
-            f"(NAME one of {', '.join(BUILTINS)})"
-        )
-    if kind == "policy":
-        return make_player(rest.strip())
-    if kind == "llm":
-        from policies.llm import PreflightError, RegistryError, make_llm_ttt_engine, preflight
-
-        try:
-            engine = make_llm_ttt_engine(rest.strip(), models_file=models_file, base_url=base_url)
-            preflight(engine.spec, engine.client)
-        except (RegistryError, PreflightError, OSError) as error:
-            raise ValueError(f"llm:{rest.strip()}: {error}") from None
-        return engine
-    if kind not in ("bf", "cmd"):
-        raise ValueError(
-            f"unknown engine kind {kind!r}: use bf:PATH, cmd:COMMAND, llm:SLUG or policy:NAME"
-        )
-    if kind == "bf" and not Path(rest).is_file():
-        raise ValueError(f"bf:{rest}: no such Brainfuck file")
-    from policies.engines.brainfuck import BrainfuckEngine, CommandEngine
-
-    if kind == "bf":
-        return BrainfuckEngine(Path(rest))
-    return CommandEngine(rest, timeout_ms=timeout_ms)
-
-
-def ttt_main(args: argparse.Namespace) -> int:
-    """Run `arcade-eval ttt`: build the engine, run the arena, print (and save) the report.
-
-    Exit status 0 after a run (whatever the grade), 2 for a bad engine spec."""
-    output_dir = Path(args.output_dir) if getattr(args, "output_dir", None) else None
-    if output_dir is not None and output_dir.exists() and any(output_dir.iterdir()):
-        print(
-            f"arcade-eval ttt: {output_dir} is not empty; choose a new or empty --output-dir",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        engine = make_engine(
-            args.engine,
-            timeout_ms=args.timeout_ms,
-            models_file=getattr(args, "models_file", None),
-            base_url=getattr(args, "base_url", None),
-        )
-    except ValueError as exc:
-        print(f"arcade-eval ttt: {exc}", file=sys.stderr)
-        return 2
-    progress = (lambda line: print(line, flush=True)) if getattr(args, "progress", False) else None
-    report = run_arena(engine, seed=args.seed, timeout_ms=args.timeout_ms, progress=progress)
-    print(report.to_text())
-    if getattr(args, "json", None):
-        path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report.to_json() + "\n")
-        print(f"wrote {path}")
-    if output_dir is not None:
-        output_dir.mkdir(parents=True, exist_ok=True)
-        (output_dir / "report.json").write_text(report.to_json() + "\n")
-        (output_dir / "report.txt").write_text(report.to_text() + "\n")
-        print(f"wrote {output_dir}/report.json and report.txt")
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m evaluation.ttt_arena --engine SPEC [--seed N] [--json PATH]`."""
-    parser = argparse.ArgumentParser(
-        prog="python -m evaluation.ttt_arena",
-        description="Grade a tic-tac-toe engine on the arena suite (seed 003).",
-    )
-    add_ttt_arguments(parser)
-    return ttt_main(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)

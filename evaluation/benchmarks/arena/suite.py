@@ -1,12 +1,13 @@
 """The tic-tac-toe arena's suite `v1`: 188 positions and 24 matches, generated from a seed.
 
-Positions come from self-play that never completes a line (seed 003), so every position has legal
-turn order and no winner. Self-play, per board size, with `numpy.random.default_rng([seed, size])`:
-the mover picks uniformly among the empty squares that do not complete one of its lines, with
-probability 0.85 only among those next to a stone (when there are any); a game stops when no such
-square is left. Games are read ply by ply; each position is classified (below) and kept when its
-category still needs positions of that size, it is new to the suite, and the game has not given
-that category a position yet (so positions spread over many games).
+Positions come from self-play that never completes a line (`docs/rules/tictactoe.md`), so every
+position has legal turn order and no winner. Self-play, per board size, with
+`numpy.random.default_rng([seed, size])`: the mover picks uniformly among the empty squares that do
+not complete one of its lines, with probability 0.85 only among those next to a stone (when there
+are any); a game stops when no such square is left. Games are read ply by ply; each position is
+classified (below) and kept when its category still needs positions of that size, it is new to the
+suite, and the game has not given that category a position yet (so positions spread over many
+games).
 
 Categories, in order of precedence (P to move, Q the opponent, definitions in
 `arcade_gym.tictactoe.oracle`); every expected set must leave at least one legal move failing:
@@ -43,9 +44,10 @@ from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from arcade_gym.tictactoe.game import board_to_rows
 from arcade_gym.tictactoe.oracle import Position, minimax_move_scores
 from arcade_gym.tictactoe.rules import RULESET_ID, SIZES, X, geometry, line_length, other
-from evaluation.ttt_cli import DEFAULT_SEED
+from evaluation.benchmarks.arena.defaults import DEFAULT_SEED
 
 SUITE_VERSION = "v1"
+
 
 CATEGORIES = (
     "win_in_1",

@@ -15,9 +15,10 @@ from arcade_gym.tictactoe.contract import EngineReply, TicTacToeQuestion
 from arcade_gym.tictactoe.game import board_from_rows, position_error
 from arcade_gym.tictactoe.rules import mark_value
 from evaluation import cli
-from evaluation.ttt_arena import ArenaReport, make_engine, run_arena
-from evaluation.ttt_grading import WEIGHTS, grade_for, match_points, weighted_score
-from evaluation.ttt_suite import (
+from evaluation.benchmarks.arena.grading import WEIGHTS, grade_for, match_points, weighted_score
+from evaluation.benchmarks.arena.report import ArenaReport
+from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.benchmarks.arena.suite import (
     COUNTS,
     DEFAULT_SEED,
     TOTAL_MATCHES,
@@ -27,7 +28,17 @@ from evaluation.ttt_suite import (
     match_schedule,
 )
 from policies.base import DecisionContext
+from policies.specs import SpecError, SpecOptions, make_policy
 from policies.tictactoe import make_player
+from tests.evaluation.arena.conftest import SharedRun
+
+
+def grade(engine: Any, out: Path, **options: Any) -> ArenaReport:
+    """One engine's report from a fresh run into `out`."""
+    run = run_arena(["engine"], lambda _: engine, out, say=lambda _: None, **options)
+    assert not run.missing
+    return run.reports[0]
+
 
 # --- suite --------------------------------------------------------------------------------------
 
@@ -117,12 +128,9 @@ def test_weighted_score_and_match_points() -> None:
 # --- running engines ------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def reports() -> dict[str, ArenaReport]:
-    return {
-        name: run_arena(make_engine(f"policy:{name}"))
-        for name in ("tactician", "perfect", "random")
-    }
+@pytest.fixture
+def reports(arena_run: SharedRun) -> dict[str, ArenaReport]:
+    return arena_run.reports
 
 
 def test_tactician_and_perfect_grade_at_least_a(reports: dict[str, ArenaReport]) -> None:
@@ -143,9 +151,15 @@ def test_random_grades_f(reports: dict[str, ArenaReport]) -> None:
     assert reports["random"].accuracy["legality"] == 1.0
 
 
-def test_the_same_engine_and_seed_give_the_same_report(reports: dict[str, ArenaReport]) -> None:
-    again = run_arena(make_engine("policy:tactician"))
+def test_the_same_engine_and_seed_give_the_same_report(
+    reports: dict[str, ArenaReport], tmp_path: Path
+) -> None:
+    again = grade(make_player("tactician"), tmp_path / "again")
     assert again.to_dict(timings=False) == reports["tactician"].to_dict(timings=False)
+    text = reports["text"].to_dict(timings=False)  # text answers are judged like moves
+    assert {k: v for k, v in text.items() if k != "engine"} == {
+        k: v for k, v in again.to_dict(timings=False).items() if k != "engine"
+    }
     data = json.loads(reports["tactician"].to_json())
     assert data["seed"] == DEFAULT_SEED and data["grade"] == reports["tactician"].grade
     assert sum(v["total"] for v in (c["all"] for c in data["table"].values())) == 188
@@ -180,8 +194,8 @@ class Garbage:
         return EngineReply(output="0 0\n", instructions=99)  # often occupied
 
 
-def test_a_garbage_engine_gets_illegal_moves_not_a_crash() -> None:
-    report = run_arena(Garbage())
+def test_a_garbage_engine_gets_illegal_moves_not_a_crash(tmp_path: Path) -> None:
+    report = grade(Garbage(), tmp_path / "run")
     assert report.grade in ("C", "D", "F")
     assert len(report.illegal_moves) >= 150
     reasons = " ".join(i.reason for i in report.illegal_moves)
@@ -209,24 +223,25 @@ class SlowOnce:
         return self.player.act(question, ctx)
 
 
-def test_a_timeout_is_an_illegal_move_and_caps_the_grade() -> None:
-    report = run_arena(SlowOnce(), timeout_ms=200.0)
+def test_a_timeout_is_an_illegal_move_and_caps_the_grade(tmp_path: Path) -> None:
+    report = grade(SlowOnce(), tmp_path / "run", timeout_ms=200.0)
     assert len(report.illegal_moves) == 1
     assert report.illegal_moves[0].reason.startswith("timeout")
     assert report.score >= 85 and report.grade == "C"
     assert report.to_dict()["capped"] is True
 
 
-def test_make_engine_specs() -> None:
-    assert make_engine("policy:greedy").slug == "greedy"
-    for bad in ("tactician", "policy:", "policy:stockfish", "wasm:x.bf"):
-        with pytest.raises(ValueError):
-            make_engine(bad)
-    with pytest.raises(ValueError, match="bf:"):
-        make_engine("bf:/no/such/engine.bf")
+def test_policy_specs_name_the_arena_engines() -> None:
+    assert make_policy("policy:greedy", "tictactoe").slug == "greedy"
+    assert make_policy("perfect", "tictactoe").slug == "perfect"
+    for bad in ("policy:", "policy:stockfish", "wasm:x.bf", "uci:stockfish"):
+        with pytest.raises(SpecError):
+            make_policy(bad, "tictactoe")
+    with pytest.raises(SpecError, match="bf:"):
+        make_policy("bf:/no/such/engine.bf", "tictactoe")
 
 
-def test_make_engine_builds_brainfuck_and_command_engines(
+def test_bf_and_cmd_specs_build_the_arena_engines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[tuple[str, Any, dict[str, Any]]] = []
@@ -235,21 +250,21 @@ def test_make_engine_builds_brainfuck_and_command_engines(
         def __init__(self, kind: str, arg: Any, **kw: Any) -> None:
             made.append((kind, arg, kw))
 
-    fake = types.ModuleType("policies.engines.brainfuck")
+    fake = types.ModuleType("policies.engines.arena")
     fake.BrainfuckEngine = lambda path: Fake("bf", path)  # type: ignore[attr-defined]
     fake.CommandEngine = lambda cmd, **kw: Fake("cmd", cmd, **kw)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "policies.engines.brainfuck", fake)
+    monkeypatch.setitem(sys.modules, "policies.engines.arena", fake)
     program = tmp_path / "engine.bf"
     program.write_text("+.")
-    make_engine(f"bf:{program}")
-    make_engine("cmd:./engine --fast", timeout_ms=1500.0)
+    make_policy(f"bf:{program}", "tictactoe")
+    make_policy("cmd:./engine --fast", "tictactoe", SpecOptions(timeout_ms=1500.0))
     assert made == [
         ("bf", program, {}),
         ("cmd", "./engine --fast", {"timeout_ms": 1500.0}),
     ]
 
 
-def test_cli_ttt_prints_and_writes_json_and_output_dir(
+def test_cli_arena_and_its_ttt_alias_print_and_write_reports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "report.json"
@@ -257,9 +272,19 @@ def test_cli_ttt_prints_and_writes_json_and_output_dir(
     argv = ["ttt", "--engine", "policy:random", "--json", str(out), "--output-dir", str(run_dir)]
     assert cli.main(argv) == 0
     assert "grade F" in capsys.readouterr().out
-    assert json.loads(out.read_text())["engine"]["slug"] == "random"
-    assert json.loads((run_dir / "report.json").read_text())["grade"] == "F"
-    assert cli.main(["ttt", "--engine", "policy:random", "--output-dir", str(run_dir)]) == 2
-    assert "not empty" in capsys.readouterr().err
-    assert cli.main(["ttt", "--engine", "nope"]) == 2
+    document = json.loads(out.read_text())
+    assert document["reportVersion"] == 2
+    assert document["reports"][0]["engine"]["slug"] == "random"
+    assert json.loads((run_dir / "report.json").read_text())["reports"][0]["grade"] == "F"
+    assert "grade F" in (run_dir / "report.txt").read_text()
+    # the same command again finds the run finished; another one is refused, naming the change
+    assert cli.main(["arena", "--policy", "policy:random", "--output-dir", str(run_dir)]) == 0
+    assert "grade F" in capsys.readouterr().out
+    assert cli.main(["arena", "--policy", "greedy", "--output-dir", str(run_dir)]) == 2
+    assert "holds another run" in capsys.readouterr().err
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    assert cli.main(["arena", "--policy", "random", "--output-dir", str(tmp_path / "other")]) == 2
+    assert "holds no ttt-arena run" in capsys.readouterr().err
+    assert cli.main(["arena", "--engine", "nope", "--output-dir", str(tmp_path / "x")]) == 2
     assert "bf:PATH" in capsys.readouterr().err

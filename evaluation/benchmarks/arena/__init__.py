@@ -1,0 +1,42 @@
+"""The tic-tac-toe arena (suite `v1`): engines through 188 graded positions and 24 matches.
+
+Importing this package is cheap (the CLI lists it at start-up): the suite, the oracle and the
+episodes are imported when a command runs or a log is replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from evaluation.benchmarks.arena.defaults import BENCHMARK_ID
+from evaluation.core.eventlog import LogContents
+from evaluation.core.registry import Benchmark, Replay
+
+
+def _add_parsers(sub: Any) -> None:
+    from evaluation.benchmarks.arena.cli import add_parsers
+
+    add_parsers(sub)
+
+
+def _replay(contents: LogContents) -> Replay:
+    from evaluation.benchmarks.arena.replay import replay
+
+    return replay(contents)
+
+
+def _rederive(header: Mapping[str, Any]) -> Any:
+    from evaluation.benchmarks.arena.replay import rederive
+
+    return rederive(header)
+
+
+BENCHMARK = Benchmark(
+    name="arena",
+    summary="Tic-tac-toe arena: engines graded on suite positions and matches",
+    log_ids=(BENCHMARK_ID,),
+    add_parsers=_add_parsers,
+    replay=_replay,
+    rederive=_rederive,
+)

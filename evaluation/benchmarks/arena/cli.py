@@ -1,0 +1,122 @@
+"""`arcade-eval arena` (alias `ttt`): grade tic-tac-toe engines on the arena suite."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from evaluation.benchmarks.arena.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from evaluation.core.cli_options import (
+    add_model_options,
+    add_policy_option,
+    policies_from,
+    spec_options,
+)
+
+# The suite and the oracle load numba kernels: they are imported when the command runs.
+BUILTINS = "random, greedy, tactician, perfect"
+
+
+def add_parsers(sub: Any) -> None:
+    """Register `arena` (and its alias `ttt`) on the `arcade-eval` subparsers."""
+    arena = sub.add_parser(
+        "arena",
+        aliases=["ttt"],
+        help="grade tic-tac-toe engines on the arena suite (Brainfuck, command, policy or LLM)",
+        description=(
+            "Run each engine through the seeded tic-tac-toe suite (188 positions, 24 matches) and "
+            "grade it S+ .. F. Every position and match is a game with its own event log "
+            "(arcade-eval verify replays them); the run goes to --output-dir (default "
+            "runs/arena-<UTC time>); repeating the command, or adding --resume, finishes a run "
+            "that was cut short. The same engine and seed give the same report."
+        ),
+    )
+    add_policy_option(arena, aliases=("--engine",), builtins=BUILTINS)
+    arena.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"suite seed (default {DEFAULT_SEED})"
+    )
+    arena.add_argument(
+        "--timeout-ms",
+        type=float,
+        default=DEFAULT_TIMEOUT_MS,
+        help=f"per-move time limit in ms (default {DEFAULT_TIMEOUT_MS:g})",
+    )
+    arena.add_argument(
+        "--output-dir",
+        metavar="D",
+        help="where the run is written (default: runs/arena-<UTC time>); must be new or empty, "
+        "or hold this same run to resume it",
+    )
+    arena.add_argument(
+        "--resume", action="store_true", help="finish the run --output-dir holds (same settings)"
+    )
+    arena.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
+    arena.add_argument("--progress", action="store_true", help="print a line per game")
+    add_model_options(arena)
+    arena.set_defaults(handler=cmd_arena)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Run (or resume) an arena run and print its reports. Exit status 0 after a complete run
+    (whatever the grades), 2 for a user error, 1 when games were aborted on our side, 130 when
+    interrupted."""
+    from evaluation.benchmarks.arena.report import run_document, run_text
+    from evaluation.benchmarks.arena.runner import RunError, run_arena
+    from policies.specs import SpecError, make_policy
+
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    output_dir = Path(args.output_dir or f"runs/arena-{stamp}")
+    options = spec_options(args, timeout_ms=args.timeout_ms)
+
+    def factory(spec: str) -> Any:
+        try:
+            return make_policy(spec, "tictactoe", options)
+        except SpecError as error:
+            raise RunError(str(error)) from None
+
+    progress = (lambda line: print(line, flush=True)) if args.progress else None
+    try:
+        outcome = run_arena(
+            policies_from(args),
+            factory,
+            output_dir,
+            seed=args.seed,
+            timeout_ms=args.timeout_ms,
+            resume=True if args.resume else None,
+            progress=progress,
+        )
+    except RunError as error:
+        print(f"arcade-eval arena: {error}", file=sys.stderr)
+        return 2
+    if outcome.interrupted:
+        print(
+            f"interrupted: {len(outcome.missing)} games missing; repeat the command (or add "
+            f"--resume) with --output-dir {output_dir} to finish the run",
+            file=sys.stderr,
+        )
+        return 130
+    if outcome.aborted:
+        for line in outcome.aborted:
+            print(f"aborted (not counted): {line}", file=sys.stderr)
+        print(
+            f"{len(outcome.aborted)} games aborted by failures on our side; repeat the command "
+            f"with --output-dir {output_dir} to play them again",
+            file=sys.stderr,
+        )
+        return 1
+    document = json.dumps(run_document(outcome.reports), indent=2) + "\n"
+    text = run_text(outcome.reports)
+    (output_dir / "report.json").write_text(document, encoding="utf-8")
+    (output_dir / "report.txt").write_text(text + "\n", encoding="utf-8")
+    print(text)
+    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir}/logs)")
+    if args.json:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(document, encoding="utf-8")
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,58 @@
+"""Arena logs back into games: the position or match a header names, rebuilt from the suite seed.
+
+The header carries the item it was played on; the replay rebuilds the suite of the header's seed
+and refuses a header whose item is not that suite's (a position or expected set edited in the
+header fails). `arcade-eval verify` (`evaluation/core/verify.py`) then feeds the recorded calls
+through the one loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from arcade_gym.tictactoe.rules import RULESET_ID
+from evaluation.benchmarks.arena.episode import Item, WireAnswers, make_episode
+from evaluation.benchmarks.arena.suite import SUITE_VERSION, build_suite
+from evaluation.core.eventlog import LogContents, to_jsonable
+from evaluation.core.registry import Replay
+
+
+def replay(contents: LogContents) -> Replay:
+    """The position or match an arena log starts from, with its recorded decisions."""
+    header = contents.header
+    versions = header.get("versions") or {}
+    if versions.get("suite") != SUITE_VERSION or versions.get("ruleset") != RULESET_ID:
+        raise ValueError(
+            f"suite {versions.get('suite')!r} / ruleset {versions.get('ruleset')!r} cannot be "
+            f"replayed by this version (suite {SUITE_VERSION}, {RULESET_ID})"
+        )
+    seed = header["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"the suite seed must be an integer, got {seed!r}")
+    settings = header["settings"]
+    item_data = settings["item"]
+    suite = build_suite(seed)
+    items: dict[str, Item] = {p.id: p for p in suite.positions}
+    items.update({m.id: m for m in suite.matches})
+    item = items.get(str(item_data.get("id")))
+    if item is None or to_jsonable(item.to_dict()) != item_data:
+        raise ValueError(
+            f"{item_data.get('id')!r} is not an item of suite {SUITE_VERSION} seed {seed}"
+        )
+    timeout = settings.get("timeoutMs")
+    episode = make_episode(item, None if timeout is None else float(timeout))
+    result = None if contents.result is None else dict(contents.result)
+    return Replay(episode, contents.events, result)
+
+
+def rederive(header: Mapping[str, Any]) -> Any:
+    """The sparring player a header names by its slug (None for any other policy): its answers
+    are deterministic, so `verify` re-derives every one and a relabelled log fails."""
+    from policies.tictactoe import BUILTINS, make_player
+
+    named = header.get("policy")
+    slug = named.get("slug") if isinstance(named, Mapping) else None
+    if slug not in BUILTINS:
+        return None
+    return WireAnswers(make_player(str(slug)))
