@@ -31,7 +31,7 @@ def _check_source(grid_set: object, tier: object) -> tuple[str | None, int | Non
         isinstance(tier, bool) or not isinstance(tier, int | np.integer) or not 1 <= tier <= BEYOND
     ):
         raise ValueError(f"tier must be None or an int in 1..7, got {tier!r}")
-    return grid_set, None if tier is None else int(tier)  # type: ignore[return-value]
+    return (None if grid_set is None else str(grid_set)), (None if tier is None else int(tier))
 
 
 class SudokuEnv(ArcadeEnv[dict[str, Any]]):

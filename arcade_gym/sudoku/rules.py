@@ -7,9 +7,11 @@ grader needed; tier 7 (Beyond) means the techniques of tiers 1..6 do not finish 
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
-GAME = "sudoku"
+GAME: Literal["sudoku"] = "sudoku"
 SET_VERSION = "v1"
 GRADER_VERSION = "1"
 """Bumped on any change to the grader's techniques, their order or the chain limit."""
