@@ -2,8 +2,9 @@
 before anything is sent (`CostCapReached`), so the run stops cleanly and resumes later.
 
 Each call reserves its worst case before it is sent: the registry price of its prompt (about
-four characters a token) plus its full completion budget, or, for a model without prices, the
-dearest call of that model seen so far. The reservation is settled with the call's real cost
+four characters a token) plus its full completion budget, or the dearest call of that model seen
+so far when that is more (or when the model has no price). The very first call of a model
+without prices, or one billed above its list price, can therefore pass the cap by that one call. The reservation is settled with the call's real cost
 once known: the reported or estimated cost of a reply; the reserved estimate for a call cut off
 by its deadline or cancelled after it was sent (the provider may still bill it); nothing for a
 call that failed before any reply (429, 5xx, connection errors bill nothing). Replies from the
@@ -50,12 +51,15 @@ class CostMeter:
         price_in: float | None,
         price_out: float | None,
     ) -> float:
-        """The most a call could cost: priced from the registry, else the dearest call seen."""
-        if price_in is not None and price_out is not None:
-            prompt = math.ceil(prompt_chars / CHARS_PER_TOKEN)
-            return (prompt * price_in + (max_tokens or 0) * price_out) / 1_000_000
+        """The most a call could cost: the registry price of the prompt and the whole completion
+        budget, or the dearest call of this model seen so far if that was dearer (a provider
+        may bill more than the list price) or there is no price."""
         with self._lock:
-            return self._dearest.get(model, 0.0)
+            dearest = self._dearest.get(model, 0.0)
+        if price_in is None or price_out is None:
+            return dearest
+        prompt = math.ceil(prompt_chars / CHARS_PER_TOKEN)
+        return max(dearest, (prompt * price_in + (max_tokens or 0) * price_out) / 1_000_000)
 
     def reserve(self, model: str, worst_case_usd: float) -> Reservation:
         """Book a call; CostCapReached when spent + in flight + this could pass the cap."""

@@ -34,11 +34,15 @@ class ChatHandler(BaseHTTPRequestHandler):
         )
         return body
 
-    def send_json(self, status: int, payload: dict[str, Any]) -> None:
+    def send_json(
+        self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
 
@@ -64,9 +68,12 @@ class ChatHandler(BaseHTTPRequestHandler):
         refusal: str | None = None,
         report_cost: bool = True,
         request_id: int = 0,
+        usage_extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """Answer with one assistant message; token counts are ~4 characters a token and the
-        reported cost follows from them. Returns the `usage` block sent."""
+        reported cost follows from them (`usage_extra` adds or overrides usage fields, `headers`
+        adds response headers, e.g. LiteLLM's cost header). Returns the `usage` block sent."""
         prompt_tokens = sum(len(m["content"]) for m in body["messages"]) // 4
         completion_tokens = len(content or refusal or "") // 4 + 1
         usage: dict[str, Any] = {
@@ -76,6 +83,7 @@ class ChatHandler(BaseHTTPRequestHandler):
         }
         if report_cost:
             usage["cost"] = round(1e-7 * prompt_tokens + 4e-7 * completion_tokens, 12)
+        usage.update(usage_extra or {})
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if refusal is not None:
             message["refusal"] = refusal
@@ -88,6 +96,7 @@ class ChatHandler(BaseHTTPRequestHandler):
                 "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
                 "usage": usage,
             },
+            headers,
         )
         return usage
 
