@@ -4,10 +4,12 @@ before anything is sent (`CostCapReached`), so the run stops cleanly and resumes
 Each call reserves its worst case before it is sent: the registry price of its prompt (about
 four characters a token) plus its full completion budget, or the dearest call of that model seen
 so far when that is more (or when the model has no price). The very first call of a model
-without prices, or one billed above its list price, can therefore pass the cap by that one call. The reservation is settled with the call's real cost
-once known: the reported or estimated cost of a reply; the reserved estimate for a call cut off
-by its deadline or cancelled after it was sent (the provider may still bill it); nothing for a
-call that failed before any reply (429, 5xx, connection errors bill nothing). Replies from the
+without prices, or one billed above its list price, can therefore pass the cap by that one call.
+
+The reservation is settled with the call's real cost once known: the reported or estimated cost
+of a reply; the reserved estimate for a call cut off by its deadline or cancelled after it was
+sent (the provider may still bill it); nothing for a call that failed before any reply (429,
+5xx, connection errors bill nothing). Replies from the
 response cache cost nothing. One meter is shared by every policy of a run; it is thread-safe.
 """
 
