@@ -24,7 +24,9 @@ ENVS: dict[str, str] = {
 }
 """Env id -> entry point. Episode caps live in the envs themselves (truncation), not TimeLimit."""
 
-VECTOR_ENVS: dict[str, str] = {}
+VECTOR_ENVS: dict[str, str] = {
+    f"{NAMESPACE}/Snake-v0": "arcade_gym.snake.vector:SnakeVectorEnv",
+}
 """Env id -> entry point of its native batched env (`gym.make_vec(..., "vector_entry_point")`)."""
 
 WARMUPS: dict[str, str] = {

@@ -3,12 +3,12 @@
 SB3's `MlpPolicy` (and most learners) want a 1-D `Box`. A `Box` part is raveled and cast, a
 `Discrete(n)` becomes a one-hot of n, a `MultiDiscrete` one one-hot per entry, in the order of the
 space (for a `Dict`, its key order). Bounds stay finite, so `NormalizeObservation` and the
-checkers have nothing to warn about.
+checkers have nothing to warn about. Vector envs flatten a whole batch at once (`batch`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,43 +17,36 @@ from gymnasium import spaces
 OBSERVATION_MODES = ("dict", "flat")
 """`dict`: the env's structured observation (a Dict, or its one Box); `flat`: one float32 vector."""
 
-_Writer = Callable[[np.ndarray, Any], None]
+
+@dataclass(frozen=True)
+class _Part:
+    """One leaf space at columns [start, start + size) of the flat vector."""
+
+    kind: str  # box | onehot
+    start: int
+    size: int
+    offsets: np.ndarray  # onehot: the first column of each entry's one-hot, minus its `start`
 
 
-def _part(space: spaces.Space[Any], start: int) -> tuple[int, np.ndarray, np.ndarray, _Writer]:
-    """(size, low, high, write(out, value)) of one leaf space placed at `start`."""
+def _leaf(space: spaces.Space[Any], start: int) -> tuple[_Part, np.ndarray, np.ndarray]:
     if isinstance(space, spaces.Box):
         size = int(np.prod(space.shape))
         low = space.low.reshape(-1).astype(np.float32)
         high = space.high.reshape(-1).astype(np.float32)
         if not (np.isfinite(low).all() and np.isfinite(high).all()):
             raise ValueError(f"cannot flatten a Box with infinite bounds: {space}")
-        stop = start + size
-
-        def write_box(out: np.ndarray, value: Any) -> None:
-            out[start:stop] = np.asarray(value).reshape(-1)
-
-        return size, low, high, write_box
+        return _Part("box", start, size, np.zeros(0, np.int64)), low, high
     if isinstance(space, spaces.Discrete):
-        n, offset = int(space.n), int(space.start)
-
-        def write_discrete(out: np.ndarray, value: Any) -> None:
-            out[start : start + n] = 0.0
-            out[start + int(value) - offset] = 1.0
-
-        return n, np.zeros(n, np.float32), np.ones(n, np.float32), write_discrete
-    if isinstance(space, spaces.MultiDiscrete):
+        nvec, base = np.array([int(space.n)]), np.array([int(space.start)])
+    elif isinstance(space, spaces.MultiDiscrete):
         nvec = space.nvec.reshape(-1).astype(np.int64)
-        offsets = start + np.concatenate([[0], np.cumsum(nvec)[:-1]])
-        size = int(nvec.sum())
         base = space.start.reshape(-1).astype(np.int64)
-
-        def write_multi(out: np.ndarray, value: Any) -> None:
-            out[start : start + size] = 0.0
-            out[offsets + np.asarray(value).reshape(-1) - base] = 1.0
-
-        return size, np.zeros(size, np.float32), np.ones(size, np.float32), write_multi
-    raise TypeError(f"cannot flatten a {type(space).__name__} observation")
+    else:
+        raise TypeError(f"cannot flatten a {type(space).__name__} observation")
+    size = int(nvec.sum())
+    offsets = start + np.concatenate([[0], np.cumsum(nvec)[:-1]]) - base
+    ones = np.ones(size, np.float32)
+    return _Part("onehot", start, size, offsets.astype(np.int64)), ones * 0, ones
 
 
 class Flattener:
@@ -61,19 +54,34 @@ class Flattener:
 
     def __init__(self, space: spaces.Space[Any]) -> None:
         leaves = list(space.spaces.items()) if isinstance(space, spaces.Dict) else [(None, space)]
-        self._writers: list[tuple[str | None, _Writer]] = []
+        self._parts: list[tuple[str | None, _Part]] = []
         lows, highs, size = [], [], 0
         for key, leaf in leaves:
-            n, low, high, write = _part(leaf, size)
-            self._writers.append((key, write))
+            part, low, high = _leaf(leaf, size)
+            self._parts.append((key, part))
             lows.append(low)
             highs.append(high)
-            size += n
+            size += part.size
         self.size = size
         self.space_flat = spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=np.float32)
 
     def __call__(self, observation: Any) -> np.ndarray:
-        out = np.empty(self.size, np.float32)
-        for key, write in self._writers:
-            write(out, observation if key is None else observation[key])
+        return self.batch(_add_axis(observation), 1)[0]
+
+    def batch(self, observations: Any, n: int) -> np.ndarray:
+        """(n, size): every row of a batched observation (a vector env's) flattened at once."""
+        out = np.zeros((n, self.size), np.float32)
+        rows = np.arange(n)[:, None]
+        for key, part in self._parts:
+            value = np.asarray(observations if key is None else observations[key]).reshape(n, -1)
+            if part.kind == "box":
+                out[:, part.start : part.start + part.size] = value
+            else:
+                out[rows, part.offsets[None, :] + value] = 1.0
         return out
+
+
+def _add_axis(observation: Any) -> Any:
+    if isinstance(observation, dict):
+        return {key: np.asarray(value)[None] for key, value in observation.items()}
+    return np.asarray(observation)[None]

@@ -49,3 +49,34 @@ class MaskedDiscrete(spaces.Discrete):
         if legal.size == 0:
             return None
         return int(legal[int(action) % legal.size])
+
+
+class BatchMaskedDiscrete(spaces.MultiDiscrete):
+    """The action space of a native vector env: N copies of `Discrete(n)` whose `sample()` draws
+    a legal action for every game from the live (N, n) mask (an all-zero row draws 0; a game
+    that resets on this step ignores its action). `sample(mask=...)` with an (N, n) array or a
+    tuple of rows overrides the live mask."""
+
+    def __init__(self, n: int, live_masks: np.ndarray, seed: int | None = None) -> None:
+        super().__init__(np.full(live_masks.shape[0], n, np.int64), seed=seed)
+        self._live_masks = live_masks
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        if probability is not None:
+            return super().sample(probability=probability)
+        masks = (
+            self._live_masks
+            if mask is None
+            else np.asarray(np.stack(mask) if isinstance(mask, tuple) else mask)
+        )
+        return sample_rows(masks, self.np_random)
+
+
+def sample_rows(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly drawn legal index per row of an (N, n) 0/1 mask (0 for an empty row)."""
+    legal = masks.astype(bool)
+    counts = legal.sum(axis=1)
+    pick = (rng.random(masks.shape[0]) * np.maximum(counts, 1)).astype(np.int64)
+    ranks = np.cumsum(legal, axis=1) - 1
+    chosen = (ranks == pick[:, None]) & legal
+    return np.where(counts > 0, chosen.argmax(axis=1), 0).astype(np.int64)
