@@ -1,0 +1,47 @@
+"""Shared fixtures of the chess tests: random game positions and a PettingZoo chess_v6 import
+that works without pygame (used only by its renderer)."""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+from collections.abc import Iterator
+
+import chess
+import pytest
+
+
+def random_games(n_games: int, seed: int, max_plies: int = 200) -> Iterator[chess.Board]:
+    """Boards along `n_games` uniformly random games (each position yielded once)."""
+    rng = random.Random(seed)
+    for _ in range(n_games):
+        board = chess.Board()
+        for _ in range(max_plies):
+            yield board
+            moves = list(board.legal_moves)
+            if not moves or board.is_insufficient_material():
+                break
+            board.push(rng.choice(moves))
+
+
+@pytest.fixture(scope="session")
+def pz_chess() -> types.ModuleType:
+    """PettingZoo's `chess_v6` module (pygame stubbed when absent: rendering is not used)."""
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        sys.modules.setdefault("pygame", types.ModuleType("pygame"))
+    from pettingzoo.classic.chess import chess as pz
+
+    return pz
+
+
+def stockfish_or_skip() -> str:
+    """The Stockfish binary, or skip (CI installs Debian's `stockfish`)."""
+    from policies.engines.uci import EngineMissingError, find_stockfish
+
+    try:
+        return find_stockfish()
+    except EngineMissingError as exc:
+        pytest.skip(str(exc))

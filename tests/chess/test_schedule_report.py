@@ -1,0 +1,122 @@
+"""The schedule, the shipped seeds, PGN output and the report table."""
+
+from __future__ import annotations
+
+import io
+
+import chess
+import chess.engine
+import chess.pgn
+import pytest
+
+from evaluation.benchmarks.chess_ladder.grading import grade_from_scores
+from evaluation.benchmarks.chess_ladder.ladder import chess960_starts, load_ladder
+from evaluation.benchmarks.chess_ladder.pgn import game_pgn
+from evaluation.benchmarks.chess_ladder.report import LadderGame, markdown_table, model_row
+from evaluation.benchmarks.chess_ladder.schedule import (
+    PlayedGame,
+    full_schedule_if,
+    next_game,
+)
+
+RUNGS = ["random", "greedy", "m2", "sf1", "sf2", "sf3"]
+
+
+def test_climb_alternates_colours_and_stops_after_two_zero_rungs() -> None:
+    games = full_schedule_if(RUNGS, ["standard"], 2, [1, 1, 1, 0.5, 0, 0, 0, 0], [])
+    assert [(g.rung, g.colour) for g in games] == [
+        ("random", "white"),
+        ("random", "black"),
+        ("greedy", "white"),
+        ("greedy", "black"),
+        ("m2", "white"),
+        ("m2", "black"),
+        ("sf1", "white"),
+        ("sf1", "black"),
+    ]
+
+
+def test_a_point_resets_the_zero_count_and_the_top_ends_the_climb() -> None:
+    games = full_schedule_if(RUNGS, ["standard"], 1, [0, 1, 0, 1, 0, 1], [])
+    assert [g.rung for g in games] == RUNGS
+
+
+def test_chess960_pairs_share_fixed_starts_in_order() -> None:
+    games = full_schedule_if(RUNGS, ["standard", "chess960"], 2, [1] * 24, [11, 22, 33])
+    starts = [g.start for g in games if g.variant == "chess960"]
+    assert starts[:8] == [11, 11, 22, 22, 33, 33, 11, 11]
+    assert all(g.start is None for g in games if g.variant == "standard")
+
+
+def test_schedule_is_a_function_of_results() -> None:
+    played = [PlayedGame("standard", "random", 1.0)]
+    assert next_game(RUNGS, ["standard"], 2, played, []) == next_game(
+        RUNGS, ["standard"], 2, list(played), []
+    )
+    with pytest.raises(ValueError):
+        next_game(RUNGS, ["standard"], 0, [], [])
+
+
+def test_shipped_ladder_is_ordered_and_engine_anchored() -> None:
+    ladder = load_ladder()
+    names = [r.name for r in ladder.rungs]
+    assert names.index("random") < names.index("greedy") < names.index("material-2ply")
+    sf = [r for r in ladder.rungs if r.kind == "stockfish"]
+    assert sf and all(r.rating == r.uci_elo for r in sf)
+    assert "engine-anchored" in ladder.scale and ladder.move_time_s == 0.5
+
+
+def test_shipped_chess960_starts_are_distinct_valid_indices() -> None:
+    starts = chess960_starts()
+    assert len(starts) == len(set(starts)) >= 20 and all(0 <= s < 960 and s != 518 for s in starts)
+
+
+def test_pgn_has_comments_and_flags_adjudication() -> None:
+    grades = {0: grade_from_scores(0, "f2f3", chess.engine.Cp(20), chess.engine.Cp(-80), ("e2e4",))}
+    text = game_pgn(
+        start_fen=chess.Board.from_chess960_pos(5).fen(),
+        variant="chess960",
+        moves_uci=["f2f3"],
+        white="model",
+        black="stockfish-1350",
+        result="0-1",
+        termination="decisive",
+        adjudicated=True,
+        grades=grades,
+    )
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["Variant"] == "Chess960"
+    assert game.headers["Adjudicated"] == "yes" and game.headers["Result"] == "0-1"
+    node = game.next()
+    assert node is not None and "inaccuracy" in node.comment and "best e2e4" in node.comment
+
+
+def test_report_rows_and_table() -> None:
+    games = [
+        LadderGame(
+            "m",
+            "standard",
+            "random",
+            600.0,
+            "white",
+            1.0,
+            requests=40,
+            rejected=2,
+            answer_ms=[100, 300],
+            cost=None,
+        ),
+        LadderGame("m", "standard", "greedy", 800.0, "black", 0.5, requests=60, rejected=0),
+        LadderGame("m", "chess960", "greedy", 800.0, "white", 0.0, adjudicated=True, requests=10),
+        LadderGame("other", "standard", "random", 600.0, "white", 1.0),
+    ]
+    row = model_row("m", games)
+    assert row.games == 3 and row.adjudicated == 1
+    assert row.illegal_rate == pytest.approx(2 / 110)
+    assert row.record == {
+        "standard": {"random": [1, 0, 0], "greedy": [0, 1, 0]},
+        "chess960": {"greedy": [0, 0, 1]},
+    }
+    assert row.cost is None and row.fit.rating is not None
+    table = markdown_table([row, model_row("other", games)])
+    assert "| m |" in table and "n/a" in table and "won every game" in table
+    assert row.to_dict()["illegalRate"] == pytest.approx(2 / 110)
