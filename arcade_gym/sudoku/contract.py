@@ -20,11 +20,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from arcade_gym.core.action_answer import RejectError, brief, never_raising
+from arcade_gym.core.action_answer import ActionVerdict, RejectError, brief, never_raising
 from arcade_gym.core.wire import WireModel
 from arcade_gym.sudoku.rules import CELLS, GAME, GRADER_VERSION, SET_VERSION
 
-Status = Literal["valid", "invalid"]
 _BLANKS = frozenset(".0_-*?xX")
 _MAX_TEXT = 20_000
 
@@ -58,29 +57,16 @@ class SudokuAnswer(WireModel):
 
 
 @dataclass(frozen=True)
-class SudokuVerdict:
+class SudokuVerdict(ActionVerdict):
     """What was read from an answer: the grid (81 digits, `0` for empty) and the confidence, or
-    why there is no readable grid."""
+    why there is no readable grid (`action` stays None: a Sudoku answer is one whole grid)."""
 
-    status: Status
     grid: str | None = None
     confidence: float | None = None
-    reason: str | None = None
-    notes: tuple[str, ...] = ()
-
-    @property
-    def usable(self) -> bool:
-        return self.status == "valid"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record for the event log."""
-        return {
-            "status": self.status,
-            "grid": self.grid,
-            "confidence": self.confidence,
-            "reason": self.reason,
-            "notes": list(self.notes),
-        }
+        return {**super().to_dict(), "grid": self.grid, "confidence": self.confidence}
 
 
 def _row_digits(row: Any) -> str | None:
@@ -176,7 +162,7 @@ def _judge(answer: object) -> SudokuVerdict:
     grid = read_grid(answer)
     if grid is None:
         raise RejectError(f"no readable 9x9 grid in {brief(answer)}")
-    return SudokuVerdict("valid", grid=grid, confidence=confidence, notes=tuple(notes))
+    return SudokuVerdict("valid", notes=tuple(notes), grid=grid, confidence=confidence)
 
 
 def validate(answer: object) -> SudokuVerdict:
