@@ -10,7 +10,6 @@ from pathlib import Path
 
 import arcade_gym
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
-from evaluation import narcade_cli
 from evaluation.core.registry import add_all_parsers
 from evaluation.throughput.registry import BENCH_GAMES
 
@@ -93,7 +92,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_all_parsers(sub)
-    narcade_cli.add_parsers(sub)
     bench = sub.add_parser(
         "bench",
         help="measure environment throughput (steps/s, questions/s, memory)",

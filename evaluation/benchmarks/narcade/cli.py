@@ -1,7 +1,7 @@
 """`arcade-eval narcade`, `publish` and `export-replays`: the NARCADE track's commands.
 
-Only argparse is imported here; the runner, games and policies load when a command runs, so
-`arcade-eval --help` stays instant.
+Only argparse and the option helpers are imported here; the runner, games and policies load when
+a command runs, so `arcade-eval --help` stays instant.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import contextlib
 import sys
 from datetime import UTC, datetime
 from typing import Any
+
+from evaluation.core.cli_options import add_model_options, add_policy_option, policies_from
 
 NARCADE_GAMES = "minesweeper,snake,tetris"
 
@@ -36,12 +38,9 @@ def _positive_float(text: str) -> float:
 
 
 def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `arcade-eval narcade` (also `python -m evaluation.narcade_runner`)."""
-    parser.add_argument(
-        "--models",
-        default="random,heuristic",
-        help="comma-separated models: random, heuristic, llm:<model slug>, py:<module>:<factory> "
-        "(default: random,heuristic)",
+    """The arguments of `arcade-eval narcade`."""
+    add_policy_option(
+        parser, aliases=("--models",), default="random,heuristic", builtins="random, heuristic"
     )
     parser.add_argument(
         "--games", default=NARCADE_GAMES, help=f"comma-separated games (default: {NARCADE_GAMES})"
@@ -54,7 +53,14 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output-dir",
-        help="where results go (default: runs/narcade-<UTC time>); must be new or empty",
+        help="where the run goes (default: runs/narcade-<UTC time>); must be new or empty "
+        "unless --resume",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the run in --output-dir (same command): verified episodes are kept, "
+        "unfinished ones set aside and played again",
     )
     parser.add_argument(
         "--mode",
@@ -84,7 +90,8 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trace",
         action="store_true",
-        help="also write per-decision JSONL traces <model>-<game>-<seed>.jsonl",
+        help="also record each question's full state and actions in the event logs (every "
+        "episode always writes a log that arcade-eval verify replays)",
     )
     parser.add_argument(
         "--hardware-label",
@@ -96,12 +103,7 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
         default=60_000.0,
         help="per-call limit; a late answer is a timeout and the game goes on (default: 60000)",
     )
-    parser.add_argument(
-        "--models-file", metavar="PATH", help="model registry for llm:<slug> models"
-    )
-    parser.add_argument(
-        "--base-url", metavar="URL", help="OpenAI-compatible endpoint for llm:<slug> models"
-    )
+    add_model_options(parser)
     parser.add_argument(
         "--in-process",
         action="store_true",
@@ -112,13 +114,14 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_narcade(args: argparse.Namespace) -> int:
-    """Run the suite and print the mean score table."""
-    from evaluation.narcade_runner import mean_score_table, run_narcade
+    """Run (or resume) the suite and print the mean score table."""
+    from evaluation.benchmarks.narcade.report import mean_score_table
+    from evaluation.benchmarks.narcade.runner import run_narcade
 
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     output_dir = args.output_dir or f"runs/narcade-{stamp}"
     code = run_narcade(
-        args.models,
+        policies_from(args),
         args.games,
         args.episodes,
         args.seed,
@@ -129,7 +132,8 @@ def cmd_narcade(args: argparse.Namespace) -> int:
         max_pieces=args.max_pieces,
         max_decisions=args.max_decisions,
         trace=args.trace,
-        hardware_label=args.hardware_label,
+        resume=args.resume,
+        hardware=args.hardware_label,
         timeout_ms=args.timeout_ms,
         isolate=not args.in_process,
         models_file=args.models_file,
@@ -139,13 +143,13 @@ def cmd_narcade(args: argparse.Namespace) -> int:
     if code != 2:
         with contextlib.suppress(OSError, ValueError, KeyError):
             print(mean_score_table(output_dir))
-        print(f"results in {output_dir}")
+        print(f"results in {output_dir} (verify with: arcade-eval verify {output_dir}/logs)")
     return code
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
     """Build a publication from result files (and compare it with an older one)."""
-    from evaluation.narcade_publish import PublishError, format_comparison, publish
+    from evaluation.benchmarks.narcade.publish import PublishError, format_comparison, publish
 
     try:
         publication = publish(args.results, args.label, args.output, compare_with=args.compare_with)
@@ -161,11 +165,11 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
 
 def cmd_export_replays(args: argparse.Namespace) -> int:
-    """Export replay files from matching traces, or say which traces do not replay."""
-    from evaluation.narcade_replays import ReplayError, export_replays
+    """Export replay files from verified logs, or say which logs do not replay."""
+    from evaluation.benchmarks.narcade.replays import ReplayError, export_replays
 
     try:
-        written = export_replays(args.trace_dirs, args.output)
+        written = export_replays(args.run_dirs, args.output)
     except ReplayError as error:
         print(f"arcade-eval export-replays: {error}", file=sys.stderr)
         return 1
@@ -177,10 +181,12 @@ def add_parsers(sub: Any) -> None:
     """Register `narcade`, `publish` and `export-replays` on the `arcade-eval` subparsers."""
     narcade = sub.add_parser(
         "narcade",
-        help="play models on Minesweeper, Snake and Tetris with primitive controls (NARCADE)",
-        description="Run the NARCADE suite: each model in its own process, seeded episodes, one "
-        "result JSON per model/game plus a manifest in an empty --output-dir. Exit status: 0 "
-        "complete, 1 a model failed (partial results kept), 2 a bad request, 130 interrupted.",
+        help="play policies on Minesweeper, Snake and Tetris with primitive controls (NARCADE)",
+        description="Run the NARCADE suite: each model in its own process, seeded episodes, an "
+        "event log per episode (arcade-eval verify replays it), one result JSON per model and "
+        "game (results/<model>/<game>.json) plus a manifest, in an empty --output-dir (or the "
+        "same run's with --resume). Exit status: 0 complete, 1 a model failed or an episode was "
+        "aborted (partial results kept), 2 a bad request, 130 interrupted.",
     )
     add_narcade_arguments(narcade)
     narcade.set_defaults(handler=cmd_narcade)
@@ -204,11 +210,10 @@ def add_parsers(sub: Any) -> None:
 
     replays = sub.add_parser(
         "export-replays",
-        help="re-simulate NARCADE traces and export replay files",
-        description="Re-simulates every trace (<model>-<game>-<seed>.jsonl) next to its result "
-        "file and writes replays; any state, instruction, action-set or final-score mismatch "
-        "rejects the export (exit 1).",
+        help="verify NARCADE event logs and export replay files",
+        description="Every log under RUN_DIR/logs must pass arcade-eval verify and match its "
+        "run's result file; any mismatch rejects the export (exit 1, nothing written).",
     )
-    replays.add_argument("trace_dirs", nargs="+", metavar="TRACE_DIR", help="run directories")
+    replays.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="NARCADE run directories")
     replays.add_argument("--output", required=True, metavar="DIR", help="where replays go")
     replays.set_defaults(handler=cmd_export_replays)

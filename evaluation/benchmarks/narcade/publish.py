@@ -1,6 +1,7 @@
 """NARCADE publication and paired comparison.
 
-`publish(result_paths, label, output)` turns explicitly selected result files into one publication
+`publish(result_paths, label, output)` turns explicitly selected result files (`results.py`, both
+formats: `results/<model>/<game>.json` and the older `<model>-<game>.json`) into one publication
 (`PUBLICATION_FORMAT`): per game the protocol, seeds, settings and one entry per model with its
 revision, hardware label, per-seed scores and mean. It refuses what would make a table lie:
 failed or unfinished runs, the same model twice on a game, mixed observation protocols, seeds or
@@ -18,7 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluation.narcade_results import RESULT_FORMAT, read_json, utc_now, write_json_atomic
+from evaluation.benchmarks.narcade.protocol import READABLE_RESULT_FORMATS
+from evaluation.benchmarks.narcade.results import read_json
+from evaluation.core.eventlog import utc_now_iso
+from evaluation.core.rundir import write_json_atomic
 
 PUBLICATION_FORMAT = "narcade-publication@1"
 _SETTING_KEYS = ("mode", "difficulty", "maxDecisions", "maxPieces", "maxSeconds")
@@ -33,8 +37,9 @@ def _load_result(path: str | Path) -> dict[str, Any]:
         data = read_json(path)
     except (OSError, ValueError) as exc:
         raise PublishError(f"{path}: cannot read a result file ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
-        raise PublishError(f"{path}: not a NARCADE result file (format {RESULT_FORMAT})")
+    if not isinstance(data, dict) or data.get("format") not in READABLE_RESULT_FORMATS:
+        formats = " or ".join(READABLE_RESULT_FORMATS)
+        raise PublishError(f"{path}: not a NARCADE result file (format {formats})")
     return data
 
 
@@ -75,7 +80,7 @@ def _entry(path: Path, data: Mapping[str, Any]) -> dict[str, Any]:
         "maxSeconds": settings.get("maxSeconds"),
         "meanScore": sum(scores) / len(scores) if scores else None,
         "episodes": episodes,
-        "source": path.name,
+        "source": "/".join(path.parts[-2:]),
     }
 
 
@@ -140,7 +145,7 @@ def build_publication(result_paths: Sequence[str | Path], label: str) -> dict[st
     return {
         "format": PUBLICATION_FORMAT,
         "label": label,
-        "createdAt": utc_now(),
+        "createdAt": utc_now_iso(),
         "versions": {"rules": next(iter(rules.values()))},
         "games": games,
         "comparison": None,

@@ -1,0 +1,64 @@
+"""NARCADE logs back into episodes, for `arcade-eval verify`, resume and `export-replays`.
+
+The header's `settings` rebuild the `NarcadeEpisode` at its start (`episode.py`); the recorded
+calls then go through the one loop (`evaluation/core/episode.py`). A log of another rules version,
+observation protocol or task statement is refused. A game recorded as ended by `time cap` is
+replayed to the recorded number of decisions (wall time cannot be re-simulated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from evaluation.benchmarks.narcade.episode import TIME_CAP, EpisodeConfig, NarcadeEpisode
+from evaluation.benchmarks.narcade.protocol import POLICY_GAMES, PROTOCOL_VERSION, RULES_VERSION
+from evaluation.core.eventlog import LogContents
+from evaluation.core.registry import Replay
+
+DETERMINISTIC = ("random", "heuristic")
+"""Built-ins whose answers `verify` re-derives (random is seeded by the episode seed)."""
+
+
+def replay(contents: LogContents) -> Replay:
+    """The episode a NARCADE log starts from, with its recorded decisions and result."""
+    header = contents.header
+    found = header.get("versions") or {}
+    if found.get("rules") != RULES_VERSION:
+        raise ValueError(f"rules version {found.get('rules')!r} is not {RULES_VERSION}")
+    if found.get("protocol") != PROTOCOL_VERSION:
+        raise ValueError(
+            f"observation protocol {found.get('protocol')!r} is not {PROTOCOL_VERSION}"
+        )
+    config = EpisodeConfig.from_header(header["settings"])
+    seed = header["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"a NARCADE seed is a whole number, got {seed!r}")
+    result = None if contents.result is None else {**contents.result, "type": "result"}
+    end_after = len(contents.events) if result and result.get("endReason") == TIME_CAP else None
+    return Replay(NarcadeEpisode(config, seed, end_after=end_after), contents.events, result)
+
+
+def builtin_name(policy: Mapping[str, Any]) -> str | None:
+    """The deterministic built-in a header's policy block names, if any: its slug, unless the
+    spec says the policy came from elsewhere (`py:`, `llm:`, ...)."""
+    slug = policy.get("slug")
+    spec = str(policy.get("spec") or slug).removeprefix("policy:")
+    if slug not in DETERMINISTIC or (":" in spec):
+        return None
+    return str(slug)
+
+
+def rederive(header: Mapping[str, Any]) -> Any:
+    """The deterministic built-in a header names, seeded as it was (None for any other)."""
+    policy = header.get("policy")
+    settings = header.get("settings")
+    if not isinstance(policy, Mapping) or not isinstance(settings, Mapping):
+        return None
+    name = builtin_name(policy)
+    game = POLICY_GAMES.get(str(settings.get("game")))
+    if name is None or game is None:
+        return None
+    from policies.specs import SpecOptions, make_policy
+
+    return make_policy(name, game, SpecOptions(seed=int(header["seed"])))

@@ -1,0 +1,234 @@
+"""NARCADE result files: one per model and game, holding only episodes whose log verifies.
+
+A run directory (`evaluation/core/rundir.py`) holds, per episode, an event log
+`logs/<model>/<game>/<seed>.jsonl` and its record `results/<model>/<game>/<seed>.json`; this
+module adds the file people read and publish, `results/<model>/<game>.json` (`RESULT_FORMAT`):
+the model's identity and revision, versions, hardware label, settings, the planned seeds, one
+entry per finished episode (seed, score, end reason, decisions, invalid actions, timeouts, policy
+errors, discarded answers, latency p50/p95, solve time of cleared Minesweeper boards) and their
+summary. It is rebuilt (atomically) from the verified episode records after every episode, so a
+crash keeps what finished; `status` says `running`, `complete`, `failed` or `interrupted`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluation.benchmarks.narcade.protocol import PROTOCOL_VERSION, RESULT_FORMAT, RULES_VERSION
+from evaluation.core.eventlog import utc_now_iso
+from evaluation.core.rundir import safe_name, write_json_atomic
+
+STATUSES = ("running", "complete", "failed", "interrupted")
+
+
+def read_json(path: str | Path) -> Any:
+    """A JSON file's content."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def package_version() -> str:
+    import arcade_gym
+
+    return str(arcade_gym.__version__)
+
+
+def versions() -> dict[str, str]:
+    """Rules, observation protocol and package versions, as results and manifests record them."""
+    return {"rules": RULES_VERSION, "protocol": PROTOCOL_VERSION, "package": package_version()}
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def hardware_info() -> dict[str, Any]:
+    """Where the run happens: platform, CPU, Python (realtime scores depend on it)."""
+    return {
+        "platform": f"{platform.system()} {platform.release()}",
+        "machine": platform.machine(),
+        "cpu": _cpu_model(),
+        "cpuCount": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+
+
+def hardware_label(info: Mapping[str, Any] | None = None) -> str:
+    """The default hardware label: `<system> <machine>, <cpu>, <n> CPUs`."""
+    info = info or hardware_info()
+    system = str(info.get("platform", "")).split(" ", 1)[0]
+    return f"{system} {info.get('machine')}, {info.get('cpu')}, {info.get('cpuCount')} CPUs"
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The `q`-th percentile (linear interpolation) of the finite values, or None without any."""
+    ordered = sorted(v for v in values if math.isfinite(v))
+    if not ordered:
+        return None
+    pos = (len(ordered) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo), 3)
+
+
+@dataclass
+class EpisodeRecord:
+    """One finished episode of one model on one game: the log's result plus what the log does
+    not re-derive (latencies, wall time)."""
+
+    seed: int
+    score: int = 0
+    end_reason: str | None = None
+    decisions: int = 0
+    invalid_actions: int = 0
+    timeouts: int = 0
+    policy_errors: int = 0
+    discarded_answers: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+    solve_time_ms: float | None = None
+    wall_seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def set_result(self, result: Mapping[str, Any]) -> None:
+        """Take score, end, decisions and the game's own fields from the log's result line."""
+        fields = {k: v for k, v in result.items() if k != "type"}
+        self.end_reason = fields.pop("endReason", None)
+        self.score = int(fields.pop("score", 0))
+        self.decisions = int(fields.pop("decisions", 0))
+        self.extra = fields
+
+    def to_dict(self) -> dict[str, Any]:
+        """The episode's entry in the result file."""
+        return {
+            "seed": self.seed,
+            "score": self.score,
+            "endReason": self.end_reason,
+            "decisions": self.decisions,
+            "invalidActions": self.invalid_actions,
+            "timeouts": self.timeouts,
+            "policyErrors": self.policy_errors,
+            "discardedAnswers": self.discarded_answers,
+            "latencyMs": {
+                "p50": percentile(self.latencies_ms, 50),
+                "p95": percentile(self.latencies_ms, 95),
+            },
+            "solveTimeMs": None if self.solve_time_ms is None else round(self.solve_time_ms, 3),
+            "wallSeconds": round(self.wall_seconds, 3),
+            **self.extra,
+        }
+
+
+def agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
+    """A saved episode record agrees with its log's result line."""
+    return all(saved.get(key) == logged.get(key) for key in ("score", "endReason", "decisions"))
+
+
+def summarise(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Totals and the mean score of a result file's episodes."""
+    scores = [float(e["score"]) for e in episodes]
+    return {
+        "episodes": len(episodes),
+        "meanScore": round(sum(scores) / len(scores), 4) if scores else None,
+        "invalidActions": sum(int(e["invalidActions"]) for e in episodes),
+        "timeouts": sum(int(e["timeouts"]) for e in episodes),
+        "policyErrors": sum(int(e["policyErrors"]) for e in episodes),
+    }
+
+
+def result_path(out: Path, model: str, game: str) -> Path:
+    """`results/<model>/<game>.json` (the model spec as one safe path component)."""
+    return out / "results" / safe_name(model) / f"{safe_name(game)}.json"
+
+
+class ResultFile:
+    """The result JSON of one model on one game, rewritten after every episode."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        model: str,
+        game: str,
+        game_mode: str,
+        seeds: Sequence[int],
+        settings: Mapping[str, Any],
+        hardware: str,
+    ) -> None:
+        self.path = path
+        self.data: dict[str, Any] = {
+            "format": RESULT_FORMAT,
+            "status": "running",
+            "error": None,
+            "model": {"spec": model},
+            "game": game,
+            "gameMode": game_mode,
+            "versions": versions(),
+            "hardware": hardware,
+            "settings": dict(settings),
+            "seeds": list(seeds),
+            "episodes": [],
+            "summary": summarise([]),
+            "startedAt": utc_now_iso(),
+            "updatedAt": None,
+        }
+
+    def set_model(self, identity: Mapping[str, Any]) -> None:
+        """Record the policy's identity (name, kind, revision) once it is built."""
+        self.data["model"] = {**dict(identity), "spec": self.data["model"]["spec"]}
+
+    def add(self, episode: Mapping[str, Any]) -> None:
+        """Add a finished episode (kept in seed order) and write."""
+        episodes = [e for e in self.data["episodes"] if e["seed"] != episode["seed"]]
+        episodes.append(dict(episode))
+        self.data["episodes"] = sorted(episodes, key=lambda e: int(e["seed"]))
+        self.write()
+
+    def finish(self, status: str, error: str | None = None) -> None:
+        """Set the final status (and why it failed) and write."""
+        self.data["status"] = status
+        self.data["error"] = error
+        self.write()
+
+    def write(self) -> None:
+        self.data["summary"] = summarise(self.data["episodes"])
+        self.data["updatedAt"] = utc_now_iso()
+        write_json_atomic(self.path, self.data)
+
+
+def collect_model(out: Path, model: str, games: Sequence[str]) -> dict[str, Any]:
+    """What a model's result files say: revisions per game, files, statuses, first error."""
+    entry: dict[str, Any] = {"revisions": {}, "files": {}, "error": None, "name": None}
+    statuses = []
+    for game in games:
+        path = result_path(out, model, game)
+        if not path.is_file():
+            continue
+        try:
+            data = read_json(path)
+        except ValueError:
+            statuses.append("failed")
+            continue
+        entry["files"][game] = path.relative_to(out).as_posix()
+        identity = data.get("model", {})
+        if identity.get("revision") is not None:
+            entry["revisions"][game] = identity["revision"]
+        entry["name"] = entry["name"] or identity.get("name")
+        entry["kind"] = identity.get("kind")
+        statuses.append(data.get("status"))
+        if data.get("error") and entry["error"] is None:
+            entry["error"] = data["error"]
+    entry["resultStatuses"] = statuses
+    return entry

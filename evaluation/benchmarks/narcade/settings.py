@@ -1,0 +1,136 @@
+"""The settings of a NARCADE run: validated once, recorded in every result, log and manifest."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evaluation.benchmarks.narcade.protocol import DIFFICULTIES, GAMES, MODES, game_mode
+
+DEFAULT_DIFFICULTY = "medium"
+"""The published reference run's difficulty."""
+DEFAULT_TIMEOUT_MS = 60_000.0
+"""Per-call limit; a call that outlives it is a timeout (the game goes on)."""
+FAILURE_STREAK = 5
+"""Consecutive timeouts/errors after which a model counts as failed."""
+DEFAULT_MAX_DECISIONS = 2000
+
+
+class NarcadeError(ValueError):
+    """A bad run request (unknown model or game, bad caps): one clear message."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that shapes a run's games (recorded in results, logs and the manifest)."""
+
+    games: tuple[str, ...] = GAMES
+    episodes: int = 3
+    seed: int = 100
+    mode: str = "realtime"
+    difficulty: str = DEFAULT_DIFFICULTY
+    max_seconds: float | None = None
+    max_pieces: int | None = None
+    max_decisions: int = DEFAULT_MAX_DECISIONS
+    trace: bool = False
+    timeout_ms: float = DEFAULT_TIMEOUT_MS
+    failure_streak: int = FAILURE_STREAK
+    hardware: str = ""
+    models_file: str | None = None
+    base_url: str | None = None
+
+    @property
+    def seeds(self) -> list[int]:
+        """Episode seeds: seed, seed + 1, ..."""
+        return [self.seed + k for k in range(self.episodes)]
+
+    def game_mode(self, game: str) -> str:
+        """`realtime`/`lockstep` for Tetris and Snake; Minesweeper is always `turn-based`."""
+        return game_mode(game, self.mode)
+
+    def to_dict(self) -> dict[str, Any]:
+        """camelCase settings for results and the manifest (no endpoint details)."""
+        return {
+            "games": list(self.games),
+            "episodes": self.episodes,
+            "seed": self.seed,
+            "seeds": self.seeds,
+            "mode": self.mode,
+            "gameModes": {g: self.game_mode(g) for g in self.games},
+            "difficulty": self.difficulty,
+            "maxSeconds": self.max_seconds,
+            "maxPieces": self.max_pieces,
+            "maxDecisions": self.max_decisions,
+            "trace": self.trace,
+            "timeoutMs": self.timeout_ms,
+            "failureStreak": self.failure_streak,
+        }
+
+
+def split_list(value: str | Sequence[str]) -> list[str]:
+    """`"a,b"` or `["a", "b"]` -> `["a", "b"]` (blanks dropped)."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [item.strip() for item in items if item.strip()]
+
+
+def make_settings(
+    games: str | Sequence[str],
+    episodes: int,
+    seed: int,
+    mode: str,
+    difficulty: str,
+    max_seconds: float | None,
+    max_pieces: int | None,
+    max_decisions: int,
+    trace: bool,
+    *,
+    timeout_ms: float = DEFAULT_TIMEOUT_MS,
+    failure_streak: int = FAILURE_STREAK,
+    hardware: str = "",
+    models_file: str | None = None,
+    base_url: str | None = None,
+) -> Settings:
+    """Validated settings; NarcadeError names the bad value and the choices."""
+    game_list = split_list(games)
+    unknown = [g for g in game_list if g not in GAMES]
+    if not game_list or unknown or len(set(game_list)) != len(game_list):
+        raise NarcadeError(
+            f"--games takes distinct names from {', '.join(GAMES)}, got {','.join(game_list)!r}"
+        )
+    if mode not in MODES:
+        raise NarcadeError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if difficulty not in DIFFICULTIES:
+        raise NarcadeError(
+            f"--difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}"
+        )
+    if episodes < 1:
+        raise NarcadeError(f"--episodes must be >= 1, got {episodes}")
+    if seed < 0:
+        raise NarcadeError(f"--seed must be >= 0, got {seed}")
+    if max_decisions < 1:
+        raise NarcadeError(f"--max-decisions must be >= 1, got {max_decisions}")
+    if max_pieces is not None and max_pieces < 1:
+        raise NarcadeError(f"--max-pieces must be >= 1, got {max_pieces}")
+    if max_seconds is not None and not max_seconds > 0:
+        raise NarcadeError(f"--max-seconds must be > 0, got {max_seconds}")
+    if not timeout_ms > 0:
+        raise NarcadeError(f"--timeout-ms must be > 0, got {timeout_ms}")
+    if failure_streak < 1:
+        raise NarcadeError(f"failure_streak must be >= 1, got {failure_streak}")
+    return Settings(
+        games=tuple(g for g in GAMES if g in game_list),
+        episodes=episodes,
+        seed=seed,
+        mode=mode,
+        difficulty=difficulty,
+        max_seconds=max_seconds,
+        max_pieces=max_pieces,
+        max_decisions=max_decisions,
+        trace=trace,
+        timeout_ms=float(timeout_ms),
+        failure_streak=failure_streak,
+        hardware=hardware,
+        models_file=models_file,
+        base_url=base_url,
+    )
