@@ -234,7 +234,9 @@ _FALSE_WORDS = {"false", "no", "n", "0", ""}
 def _read_hold(value: Any, notes: list[str]) -> bool:
     if value is None or isinstance(value, bool):
         return bool(value)
-    if isinstance(value, int | float) and math.isfinite(value):
+    if isinstance(value, int):  # compared as an int: a huge one must not overflow a float
+        return value > 0
+    if isinstance(value, float) and math.isfinite(value):
         return value > 0.5
     if isinstance(value, str) and value.strip().lower() in _TRUE_WORDS | _FALSE_WORDS:
         return value.strip().lower() in _TRUE_WORDS
