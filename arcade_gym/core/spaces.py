@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from numba import njit
 
 
 class MaskedDiscrete(spaces.Discrete):
@@ -74,9 +75,25 @@ class BatchMaskedDiscrete(spaces.MultiDiscrete):
 
 def sample_rows(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly drawn legal index per row of an (N, n) 0/1 mask (0 for an empty row)."""
-    legal = masks.astype(bool)
-    counts = legal.sum(axis=1)
-    pick = (rng.random(masks.shape[0]) * np.maximum(counts, 1)).astype(np.int64)
-    ranks = np.cumsum(legal, axis=1) - 1
-    chosen = (ranks == pick[:, None]) & legal
-    return np.where(counts > 0, chosen.argmax(axis=1), 0).astype(np.int64)
+    out = np.empty(masks.shape[0], np.int64)
+    pick_legal(np.ascontiguousarray(masks, dtype=np.int8), rng.random(masks.shape[0]), out)
+    return out
+
+
+@njit(cache=True)
+def pick_legal(masks: np.ndarray, u: np.ndarray, out: np.ndarray) -> None:
+    """out[i] = the floor(u[i] * count)-th legal index of row i (0 when none is legal)."""
+    for i in range(masks.shape[0]):
+        count = 0
+        for a in range(masks.shape[1]):
+            count += masks[i, a] != 0
+        out[i] = 0
+        if count == 0:
+            continue
+        target = min(int(u[i] * count), count - 1)
+        for a in range(masks.shape[1]):
+            if masks[i, a] != 0:
+                if target == 0:
+                    out[i] = a
+                    break
+                target -= 1

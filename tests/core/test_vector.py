@@ -15,7 +15,12 @@ from tests.core.conftest import env_ids
 VECTOR_IDS = [i for i in env_ids() if gym.registry[i].vector_entry_point is not None]
 CASES: dict[str, list[dict[str, Any]]] = {
     "arcade_gym/Snake-v0": [{"difficulty": "easy"}, {"difficulty": "hard", "max_decisions": 40}],
-    "arcade_gym/TicTacToe-v0": [{"size": 3}, {"size": 5, "opponent": "greedy"}],
+    "arcade_gym/TicTacToe-v0": [
+        {"size": 3},
+        {"size": 5, "opponent": "greedy", "agent_mark": "alternate"},
+        {"size": 10, "opponent": "greedy", "agent_mark": "O"},
+        {"size": 3, "opponent_seed": 4},
+    ],
     "arcade_gym/Minesweeper-v0": [{"difficulty": "easy"}, {"difficulty": "medium"}],
     "arcade_gym/TetrisPrimitive-v3": [{}, {"difficulty": "hard", "max_decisions": 300}],
     "arcade_gym/Tetris-v3": [{}, {"piece_cap": 30}],

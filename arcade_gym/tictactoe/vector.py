@@ -1,0 +1,257 @@
+"""`TicTacToe-v0` as a native vector env: N games against a sparring partner in one numba call.
+
+`gym.make_vec("arcade_gym/TicTacToe-v0", num_envs=N, vectorization_mode="vector_entry_point")`.
+The partner's move is computed inside the kernel, so the random and greedy partners are
+available here (tactician and perfect run Python search; use the single env for them). Given
+the same seeds, game i plays exactly what `TicTacToeEnv` plays after `reset(seed=seed + i)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from arcade_gym.core.args import check_choice, check_int
+from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
+from arcade_gym.tictactoe import engine as E
+from arcade_gym.tictactoe.env import AGENT_MARKS, TicTacToeEnv
+from arcade_gym.tictactoe.rules import SIZES, WIN, O, X, line_length
+
+VECTOR_OPPONENTS = ("random", "greedy")
+"""The sparring partners whose move rule is a numba kernel."""
+
+# the per-game state vector
+S_PLACED, S_SIDE, S_EPISODES, S_SEED = range(4)  # stones, agent's mark, episodes, partner seed
+STATE_LEN = 4
+
+
+@njit(cache=True)
+def threats(flat: np.ndarray, n: int, k: int, side: int, out: np.ndarray) -> int:
+    """Empty squares (ascending) that would complete a line for `side`; returns how many."""
+    m = 0
+    for c in range(n * n):
+        if flat[c] == 0:
+            flat[c] = side
+            if E.line_through(flat, n, k, c):
+                out[m] = c
+                m += 1
+            flat[c] = 0
+    return m
+
+
+@njit(cache=True)
+def partner_move(
+    flat: np.ndarray, n: int, k: int, side: int, seed: np.uint64, greedy: bool, out: np.ndarray
+) -> int:
+    """`sparring.random_move` / `greedy_move` as one kernel (the same seeded tie-breaks)."""
+    if greedy:
+        m = threats(flat, n, k, side, out)
+        if m == 0:
+            m = threats(flat, n, k, 3 - side, out)
+        if m > 0:
+            return E.seeded_pick(out, m, E.board_hash(flat, seed))
+    return E.seeded_empty(flat, seed)
+
+
+@njit(cache=True)
+def _observe(flat: np.ndarray, side: int, obs: np.ndarray) -> None:
+    n = obs.shape[0]
+    for c in range(n * n):
+        v = flat[c]
+        obs[c // n, c % n, 0] = 1 if v == side else 0
+        obs[c // n, c % n, 1] = 1 if v == 3 - side else 0
+
+
+@njit(cache=True)
+def _partner_plays(
+    flat: np.ndarray, st: np.ndarray, n: int, k: int, seed: np.uint64, greedy: bool, out: np.ndarray
+) -> int:
+    cell = partner_move(flat, n, k, 3 - st[S_SIDE], seed, greedy, out)
+    outcome = E.apply_move(flat, n, k, cell, 3 - st[S_SIDE], st[S_PLACED])
+    st[S_PLACED] += 1
+    return outcome
+
+
+@njit(cache=True)
+def _reset_one(
+    flat: np.ndarray,
+    st: np.ndarray,
+    seed: np.uint64,
+    n: int,
+    k: int,
+    mark: int,
+    greedy: bool,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    flat[:] = 0
+    if mark == 2:
+        st[S_SIDE] = X if st[S_EPISODES] % 2 == 0 else O
+    else:
+        st[S_SIDE] = X if mark == 0 else O
+    st[S_EPISODES] += 1
+    st[S_PLACED] = 0
+    if st[S_SIDE] == O:
+        _partner_plays(flat, st, n, k, seed, greedy, out)
+    E.legal_mask(flat, mask)
+    _observe(flat, st[S_SIDE], obs)
+
+
+@njit(cache=True)
+def reset_games(
+    flat: np.ndarray,
+    st: np.ndarray,
+    seeds: np.ndarray,
+    seed_pos: np.ndarray,
+    games: np.ndarray,
+    k: int,
+    mark: int,
+    greedy: bool,
+    obs: np.ndarray,
+    mask: np.ndarray,
+) -> None:
+    """New games in the listed slots (each takes its next pre-drawn partner seed)."""
+    n = obs.shape[1]
+    out = np.empty(n * n, np.int64)
+    for j in range(games.shape[0]):
+        i = games[j]
+        seed = np.uint64(seeds[i, seed_pos[i]])
+        seed_pos[i] += 1
+        st[i, S_SEED] = np.int64(seed)
+        _reset_one(flat[i], st[i], seed, n, k, mark, greedy, obs[i], mask[i], out)
+
+
+@njit(cache=True)
+def step_games(
+    flat: np.ndarray,
+    st: np.ndarray,
+    seeds: np.ndarray,
+    seed_pos: np.ndarray,
+    actions: np.ndarray,
+    needs_reset: np.ndarray,
+    k: int,
+    mark: int,
+    greedy: bool,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    rew: np.ndarray,
+    term: np.ndarray,
+    trunc: np.ndarray,
+) -> None:
+    """Reset games that ended on the last step; otherwise the agent's move, then the partner's."""
+    n = obs.shape[1]
+    out = np.empty(n * n, np.int64)
+    for i in range(actions.shape[0]):
+        rew[i] = 0.0
+        term[i] = False
+        trunc[i] = False
+        if needs_reset[i]:
+            seed = np.uint64(seeds[i, seed_pos[i]])
+            seed_pos[i] += 1
+            st[i, S_SEED] = np.int64(seed)
+            _reset_one(flat[i], st[i], seed, n, k, mark, greedy, obs[i], mask[i], out)
+            needs_reset[i] = False
+            continue
+        if actions[i] < 0:
+            continue
+        g = st[i]
+        outcome = E.apply_move(flat[i], n, k, actions[i], g[S_SIDE], g[S_PLACED])
+        g[S_PLACED] += 1
+        if outcome == WIN:
+            rew[i] = 1.0
+        elif outcome == 0:  # ongoing: the partner answers
+            seed = np.uint64(g[S_SEED])
+            outcome = _partner_plays(flat[i], g, n, k, seed, greedy, out)
+            if outcome == WIN:
+                rew[i] = -1.0
+        if outcome != 0:
+            mask[i, :] = 0
+            term[i] = True
+            needs_reset[i] = True
+        else:
+            E.legal_mask(flat[i], mask[i])
+        _observe(flat[i], g[S_SIDE], obs[i])
+
+
+class TicTacToeVectorEnv(ArcadeVectorEnv):
+    """N games of `TicTacToeEnv` (spaces, rewards, ends, seeds) in one kernel call.
+
+    Observation: (N, size, size, 2) int8 planes (own stones, the partner's), or (N, D) float32
+    with `observation="flat"`. Actions: (N,) ints `row * size + col`. Info: `action_mask`.
+    Options as the single env's: `size`, `opponent` (`random` or `greedy`), `agent_mark`,
+    `opponent_seed`, `illegal_action`, `illegal_reward`.
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        size: int = 3,
+        opponent: str = "random",
+        agent_mark: str = "X",
+        opponent_seed: int | None = None,
+        observation: str = "dict",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        n = check_num_envs(num_envs)
+        check_choice("size", size, SIZES)
+        check_choice("opponent (vector env)", opponent, VECTOR_OPPONENTS)
+        check_choice("agent_mark", agent_mark, AGENT_MARKS)
+        if opponent_seed is not None:
+            check_int("opponent_seed", opponent_seed)
+        if render_mode is not None:
+            raise ValueError("the vector env does not render; render a single TicTacToeEnv")
+        template = TicTacToeEnv(size=size, opponent=opponent, agent_mark=agent_mark)
+        self.size, self.k = size, line_length(size)
+        self.opponent, self.agent_mark, self.opponent_seed = opponent, agent_mark, opponent_seed
+        self._mark = AGENT_MARKS.index(agent_mark)
+        self._greedy = opponent == "greedy"
+        self._flat = np.zeros((n, size * size), np.int8)
+        self._st = np.zeros((n, STATE_LEN), np.int64)
+        self._obs = np.zeros((n, size, size, 2), np.int8)
+        self._setup(
+            n,
+            size * size,
+            np.ones((n, size * size), np.int8),
+            template.observation_space,
+            observation=observation,
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+            seed_dtype=np.int64,
+        )
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> Any:
+        if seed is not None:  # a seeded reset restarts the X/O alternation, as in the single env
+            self._st[:, S_EPISODES] = 0
+        return super().reset(seed=seed, options=options)
+
+    def _draws(self, rng: np.random.Generator, k: int) -> np.ndarray:
+        if self.opponent_seed is not None:
+            return np.full(k, self.opponent_seed, np.int64)
+        draws: np.ndarray = rng.integers(0, 2**63 - 1, size=k)
+        return draws
+
+    def _kernel_reset(self, games: np.ndarray) -> None:
+        reset_games(
+            self._flat, self._st, self._seeds, self._seed_pos, games, self.k, self._mark,
+            self._greedy, self._obs, self._masks,
+        )  # fmt: skip
+
+    def _kernel_step(self, actions: np.ndarray) -> None:
+        step_games(
+            self._flat, self._st, self._seeds, self._seed_pos, actions, self._needs_reset, self.k,
+            self._mark, self._greedy, self._obs, self._masks, self.rewards, self.terminations,
+            self.truncations,
+        )  # fmt: skip
+
+    def _observations(self) -> np.ndarray:
+        return self._obs.copy()
+
+    def _decisions_left(self) -> np.ndarray:
+        left: np.ndarray = self.size * self.size - self._st[:, S_PLACED]
+        return left
