@@ -1,4 +1,5 @@
-"""`arcade-eval sudoku solve|grade|generate`: the Sudoku command-line tools.
+"""`arcade-eval sudoku`: the benchmark run (`--policy SPEC ...`) and the tools
+`arcade-eval sudoku solve|grade|generate`.
 
 PUZZLE is 81 characters (digits, `0` or `.` for blanks) or a file with one such puzzle a line
 (blank lines and lines starting with `#` skipped). A malformed puzzle stops the command with one
@@ -10,8 +11,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from evaluation.benchmarks.sudoku.defaults import DEFAULT_TIMEOUT_MS
+from evaluation.core.cli_options import (
+    add_model_options,
+    add_policy_option,
+    policies_from,
+    spec_options,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -139,15 +149,118 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tiers(text: str) -> list[int]:
+    try:
+        tiers = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"tiers are numbers 1..7 such as 1,2,7, got {text!r}"
+        ) from None
+    return tiers
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run (or resume) the benchmark and print its table. Exit status 0 after a complete run, 2
+    for a user error, 1 when grids were aborted on our side, 130 when interrupted."""
+    from evaluation.benchmarks.sudoku.report import run_document, run_text
+    from evaluation.benchmarks.sudoku.runner import RunError, run_sudoku
+    from policies.specs import SpecError, make_policy
+
+    if not args.policy:
+        print(
+            "arcade-eval sudoku: give --policy SPEC (e.g. solver, singles, techniques:3, "
+            "llm:SLUG) or a tool: solve, grade, generate",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    output_dir = Path(args.output_dir or f"runs/sudoku-{stamp}")
+    options = spec_options(args, timeout_ms=args.timeout_ms)
+
+    def factory(spec: str) -> Any:
+        try:
+            return make_policy(spec, "sudoku", options)
+        except (SpecError, ValueError) as error:
+            raise RunError(str(error)) from None
+
+    progress = (lambda line: print(line, flush=True)) if args.progress else None
+    try:
+        outcome = run_sudoku(
+            policies_from(args),
+            factory,
+            output_dir,
+            set_version=args.set,
+            tiers=args.tiers,
+            timeout_ms=args.timeout_ms,
+            resume=True if args.resume else None,
+            progress=progress,
+        )
+    except RunError as error:
+        return _fail(str(error))
+    if outcome.interrupted:
+        print(
+            f"interrupted: {len(outcome.missing)} grids missing; repeat the command with "
+            f"--output-dir {output_dir} to finish the run",
+            file=sys.stderr,
+        )
+        return 130
+    if outcome.aborted:
+        for line in outcome.aborted:
+            print(f"aborted (not counted): {line}", file=sys.stderr)
+        print(
+            f"{len(outcome.aborted)} grids aborted by failures on our side; repeat the command "
+            f"with --output-dir {output_dir} to play them again",
+            file=sys.stderr,
+        )
+        return 1
+    document = json.dumps(run_document(args.set, outcome.reports), indent=2) + "\n"
+    text = run_text(args.set, outcome.reports)
+    (output_dir / "report.json").write_text(document, encoding="utf-8")
+    (output_dir / "report.md").write_text(text + "\n", encoding="utf-8")
+    print(text)
+    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir}/logs)")
+    if args.json:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(document, encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
 def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
-    """Add `sudoku` with its `solve`, `grade` and `generate` sub-commands; returns the `sudoku`
-    parser so the benchmark run's own options can be added to it."""
+    """Add `sudoku` (the benchmark run) with its `solve`, `grade` and `generate` tools; returns
+    the `sudoku` parser."""
     sudoku = subparsers.add_parser(
         "sudoku",
-        help="Sudoku tools: solve, grade and generate grids",
-        description="Sudoku: an exact solver, the human-technique grader (tiers 1..7) and the "
-        "generator of the published grid sets.",
+        help="Sudoku benchmark (--policy SPEC) and tools: solve, grade, generate",
+        description="Run policies through the Sudoku grid set (6 grids in each of 7 tiers; one "
+        "answer a grid with a confidence; one retry only for a reply with no readable grid), or "
+        "use a tool: the exact solver, the human-technique grader (tiers 1..7), the set "
+        "generator. Every grid is a game with its own event log (arcade-eval verify replays "
+        "them); repeating the command with the same --output-dir resumes a run cut short.",
     )
+    add_policy_option(sudoku, builtins="solver, singles, techniques:K (K = 1..6)")
+    sudoku.add_argument("--set", default="v1", help="the grid set (default v1)")
+    sudoku.add_argument(
+        "--tiers", type=_tiers, default=[1, 2, 3, 4, 5, 6, 7], help="tiers to play (default all)"
+    )
+    sudoku.add_argument(
+        "--timeout-ms",
+        type=float,
+        default=DEFAULT_TIMEOUT_MS,
+        help=f"time limit of one answer in ms (default {DEFAULT_TIMEOUT_MS:g})",
+    )
+    sudoku.add_argument(
+        "--output-dir",
+        metavar="D",
+        help="where the run is written (default: runs/sudoku-<UTC time>); must be new or empty, "
+        "or hold this same run to resume it",
+    )
+    sudoku.add_argument("--resume", action="store_true", help="finish the run --output-dir holds")
+    sudoku.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
+    sudoku.add_argument("--progress", action="store_true", help="print a line per grid")
+    add_model_options(sudoku)
+    sudoku.set_defaults(handler=cmd_run)
     sub = sudoku.add_subparsers(dest="sudoku_command", metavar="TOOL")
     puzzle_help = "81 characters (digits, 0 or . for blanks) or a file of one puzzle a line"
     solve = sub.add_parser(

@@ -50,6 +50,23 @@ class GridScore:
     def solved(self) -> bool:
         return self.outcome == "solved"
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GridScore:
+        """The record `to_dict` wrote (a saved result)."""
+        return cls(
+            grid_id=data["gridId"],
+            tier=int(data["tier"]),
+            outcome=data["outcome"],
+            blanks=int(data["blanks"]),
+            cells_right=int(data["cellsRight"]),
+            wrong_cells=int(data["wrongCells"]),
+            empty_cells=int(data["emptyCells"]),
+            changed_givens=int(data["changedGivens"]),
+            broke_rules=bool(data["brokeRules"]),
+            confidence=data["confidence"],
+            by_technique={k: (int(v[0]), int(v[1])) for k, v in data["byTechnique"].items()},
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """camelCase JSON record."""
         return {
