@@ -17,7 +17,7 @@ zero width when a tier is all solved or all failed, which with six grids a tier 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -231,7 +231,7 @@ def summary(policy: str, results: Sequence[GridScore]) -> dict[str, Any]:
     }
 
 
-def table(rows: Sequence[dict[str, Any]]) -> str:
+def table(rows: Sequence[Mapping[str, Any]]) -> str:
     """A Markdown table of `summary` rows, best score first."""
     lines = [
         "| policy | score | 95% CI | solved by tier (1..7) | cells right | broke rules | Brier "
