@@ -27,6 +27,7 @@ ENVS: dict[str, str] = {
 VECTOR_ENVS: dict[str, str] = {
     f"{NAMESPACE}/Snake-v0": "arcade_gym.snake.vector:SnakeVectorEnv",
     f"{NAMESPACE}/TicTacToe-v0": "arcade_gym.tictactoe.vector:TicTacToeVectorEnv",
+    f"{NAMESPACE}/Minesweeper-v0": "arcade_gym.minesweeper.vector:MinesweeperVectorEnv",
 }
 """Env id -> entry point of its native batched env (`gym.make_vec(..., "vector_entry_point")`)."""
 

@@ -76,7 +76,8 @@ class BatchMaskedDiscrete(spaces.MultiDiscrete):
 def sample_rows(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly drawn legal index per row of an (N, n) 0/1 mask (0 for an empty row)."""
     out = np.empty(masks.shape[0], np.int64)
-    pick_legal(np.ascontiguousarray(masks, dtype=np.int8), rng.random(masks.shape[0]), out)
+    u: np.ndarray = np.asarray(rng.random(masks.shape[0]), np.float64)
+    pick_legal(np.ascontiguousarray(masks, dtype=np.int8), u, out)
     return out
 
 
