@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,10 @@ RECORD_KEYS = ("id", "tier", "puzzle", "solution")
 
 
 def wire_answer(answer: object) -> dict[str, Any]:
-    """The JSON form an answer is recorded and judged in (see the module docstring)."""
+    """The JSON form an answer is recorded and judged in (see the module docstring). An LLM
+    lane's `{"unreadable": why}` keeps its reason."""
+    if isinstance(answer, Mapping) and "grid" not in answer and "unreadable" in answer:
+        return {"unreadable": str(answer["unreadable"])[:500]}
     verdict = validate(answer)
     if verdict.usable:
         return {"grid": verdict.grid, "confidence": verdict.confidence}

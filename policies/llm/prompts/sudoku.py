@@ -10,12 +10,15 @@ one. A reply with no readable grid is `readable=False` (the benchmark's one retr
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from arcade_gym.sudoku.contract import SudokuQuestion, read_confidence, read_grid
+from policies.llm.prompts.base import Probe, Reading
 from policies.llm.prompts.json_reply import ReplyParseError, find_object, reply_text
+from policies.llm.telemetry import LLMCall
 
 PROMPT_VERSION = "sudoku-1"
 
@@ -132,3 +135,78 @@ def parse_reply(text: str | None, refusal: str | None = None) -> SudokuReply:
         return SudokuReply(False, error=str(exc))
     except Exception as exc:  # a reply must never crash a run
         return SudokuReply(False, error=f"reply could not be read: {type(exc).__name__}")
+
+
+# --------------------------------------------------------------------------------------------
+# The prompt module (the chat-policy base, `policies/llm/chat_policy.py`, makes the calls)
+# --------------------------------------------------------------------------------------------
+
+ADAPTER_VERSION = "llm-sudoku/1"
+"""The adapter's version in logs; bumped with any change to the prompt or the reply handling."""
+
+_PROBE_GRID = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def _check_probe(text: str | None, refusal: str | None) -> SudokuReply:
+    reply = parse_reply(text, refusal)
+    if not reply.readable:
+        raise ReplyParseError(reply.error or "no readable grid")
+    return reply
+
+
+class SudokuPrompt:
+    """Sudoku grids: answer `{"grid": [nine rows], "confidence": N}` (schema where supported)."""
+
+    game = "sudoku"
+    prompt_version = PROMPT_VERSION
+    adapter_version = ADAPTER_VERSION
+
+    def description(self, model: str) -> str:
+        return f"{model} solving Sudoku grids"
+
+    def keys(self, question: SudokuQuestion) -> tuple[str | None, int | None]:
+        return question.grid_id, None
+
+    def messages(self, question: SudokuQuestion) -> list[dict[str, str]]:
+        return build_messages(question)
+
+    def response_format(self, question: SudokuQuestion) -> dict[str, Any]:
+        return response_format()
+
+    def read(self, text: str | None, refusal: str | None, question: SudokuQuestion) -> Reading:
+        reply = parse_reply(text, refusal)
+        if not reply.readable or reply.grid is None:
+            raise ReplyParseError(reply.error or "no readable grid")
+        filled = sum(ch != "0" for ch in reply.grid)
+        return Reading(f"grid with {filled} cells filled", reply, reply.notes)
+
+    def answer(self, question: SudokuQuestion, reading: Reading, call: LLMCall) -> dict[str, Any]:
+        reply: SudokuReply = reading.value
+        return reply.answer() or {"unreadable": "no readable grid"}
+
+    def unreadable(self, question: SudokuQuestion, call: LLMCall) -> dict[str, Any]:
+        """No grid: the benchmark's one retry is for this answer."""
+        return {"unreadable": f"unreadable reply: {call.parse_error}"}
+
+    def probe(self) -> Probe:
+        rows = [_PROBE_GRID[r * 9 : r * 9 + 9] for r in range(9)]
+        return Probe(
+            messages=[
+                {"role": "system", "content": "You answer with one JSON object and nothing else."},
+                {
+                    "role": "user",
+                    "content": "Connection test. Reply with exactly this JSON object: "
+                    + json.dumps({"grid": rows, "confidence": 100}),
+                },
+            ],
+            response_format=response_format(),
+            check=_check_probe,
+        )
+
+
+PROMPT = SudokuPrompt()
+
+
+def make_prompt(game: str = "sudoku") -> SudokuPrompt:
+    """The Sudoku prompt module."""
+    return PROMPT
