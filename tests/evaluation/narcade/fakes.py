@@ -57,3 +57,28 @@ def slow(game: str, seed: int) -> Any:
 def steady(game: str, seed: int) -> Any:
     """The heuristic at 20 ms a decision: long enough to kill a run in the middle."""
     return Slow(game, seed, 0.02, "steady")
+
+
+OUTAGE = {"on": True}
+"""While on, `outage` policies fail on our side at their third decision of seed 101."""
+
+
+class Outage(Slow):
+    """The heuristic, but the service behind it fails (`ServiceFailureError`) mid-episode."""
+
+    def __init__(self, game: str, seed: int) -> None:
+        super().__init__(game, seed, 0.0, "outage")
+        self.seed = seed
+        self.calls = 0
+
+    def act(self, question: Any, ctx: DecisionContext) -> Any:
+        from policies.base import ServiceFailureError
+
+        self.calls += 1
+        if OUTAGE["on"] and self.seed == 101 and self.calls == 3:
+            raise ServiceFailureError("the provider is down (HTTP 503)")
+        return super().act(question, ctx)
+
+
+def outage(game: str, seed: int) -> Any:
+    return Outage(game, seed)

@@ -238,3 +238,50 @@ def test_max_seconds_caps_tetris_only_and_a_time_cap_replays(tmp_path: Path) -> 
         Slow("snake", 100), "slow", EpisodeConfig.of(settings, "snake"), 100, tmp_path / "s"
     )
     assert snake.end_reason == "decision cap" and snake.decisions == 5
+
+
+def test_an_outage_on_our_side_aborts_the_episode_uncounted_and_resume_replays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.evaluation.narcade import fakes
+
+    monkeypatch.setitem(fakes.OUTAGE, "on", True)
+    out = tmp_path / "run"
+    spec = f"py:{HERE}:outage"
+    kw: dict[str, Any] = {"models": spec, "games": "snake", "episodes": 3, "isolate": False}
+    assert run(out, max_decisions=20, **kw) == 1
+    manifest = read_json(out / "manifest.json")
+    folder = manifest["models"][spec]["files"]["snake"].split("/")[1]
+    data = result(out, folder, "snake")
+    assert data["status"] == "aborted" and "failures on our side" in data["error"]
+    assert [e["seed"] for e in data["episodes"]] == [100, 102]  # never counted
+    assert manifest["missing"] == [[spec, "snake", "101"]]
+    (aside,) = (out / "logs" / folder / "snake").glob("101.jsonl.aborted-*")
+    assert "aborted" in verify_log(aside).message
+    monkeypatch.setitem(fakes.OUTAGE, "on", False)
+    assert run(out, max_decisions=20, resume=True, **kw) == 0
+    data = result(out, folder, "snake")
+    assert data["status"] == "complete" and [e["seed"] for e in data["episodes"]] == [100, 101, 102]
+
+
+def test_a_failed_model_stays_failed_on_resume(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    spec = f"py:{HERE}:raising"
+    kw: dict[str, Any] = {"models": spec, "games": "snake", "isolate": False}
+    assert run(out, **kw) == 1
+    assert run(out, resume=True, **kw) == 1
+    manifest = read_json(out / "manifest.json")
+    assert manifest["models"][spec]["status"] == "failed"
+    assert manifest["missing"] == [[spec, "snake", "101"]]
+
+
+def test_the_closing_table_marks_an_incomplete_mean(tmp_path: Path) -> None:
+    from evaluation.benchmarks.narcade.report import mean_score_table
+
+    out = tmp_path / "run"
+    assert run(out, models=f"heuristic,py:{HERE}:raising", games="snake", isolate=False) == 1
+    table = mean_score_table(out).splitlines()
+    heuristic = next(line for line in table if line.startswith("heuristic"))
+    failed = next(line for line in table if line.startswith("py:"))
+    assert not heuristic.endswith("*") and failed.endswith("0.00*")
+    assert table[-1].startswith("* incomplete")
