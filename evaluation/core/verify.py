@@ -7,12 +7,18 @@ one, then the result line. The first decision that diverges is reported. When th
 deterministic built-in policy, every recorded answer must also be the answer that policy gives to
 the rebuilt question, so a relabelled log fails; for other policies identity is recorded, not
 proven. Latency is recorded, never re-derived.
+
+A log inside a run directory (`evaluation/core/rundir.py`: `RUN/logs/...`, with `RUN/manifest.json`)
+must also agree with the run's other files: the manifest names the same benchmark, and the game's
+result file (`RUN/results/...`, if written) repeats the log's facts: every result-line field it
+holds, the seed, the policy's identity block and the header settings it holds (e.g. the mode).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +34,7 @@ from evaluation.core.episode import (
 from evaluation.core.eventlog import LogFormatError, read_log, to_jsonable
 from evaluation.core.policy_call import call_policy
 from evaluation.core.registry import for_header
+from evaluation.core.rundir import MANIFEST
 from policies.base import DecisionContext
 
 
@@ -42,6 +49,7 @@ class VerifyReport:
     message: str
     benchmark: str | None = None
     result: Mapping[str, Any] | None = None
+    header: Mapping[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -115,6 +123,7 @@ def _replay(path: Path) -> VerifyReport:
                 f"({recorded.get('reason') or 'not finished'}); the decisions before replay",
                 benchmark.name,
                 recorded,
+                contents.header,
             )
         raise MismatchError(
             ends.decisions, "the result is recorded while the replayed game goes on"
@@ -139,6 +148,7 @@ def _replay(path: Path) -> VerifyReport:
         f"{played.decisions} decisions replay; {summary} ({identity})",
         benchmark.name,
         result,
+        contents.header,
     )
 
 
@@ -147,7 +157,11 @@ def verify_log(path: str | Path) -> VerifyReport:
     a bad log."""
     path = Path(path)
     try:
-        return _replay(path)
+        report = _replay(path)
+        problem = _run_files_disagree(path, report) if report.ok else None
+        if problem is not None:
+            return replace(report, status="fail", message=problem)
+        return report
     except MismatchError as bad:
         return VerifyReport(str(path), "fail", bad.decision, bad.message)
     except LogFormatError as exc:
@@ -156,6 +170,56 @@ def verify_log(path: str | Path) -> VerifyReport:
         return VerifyReport(str(path), "fail", None, f"cannot read: {exc}")
     except Exception as exc:  # a log crafted to break the replay is a failed log, not a crash
         return VerifyReport(str(path), "fail", None, f"replay failed: {type(exc).__name__}: {exc}")
+
+
+def _in_run(path: Path) -> tuple[Path, Path] | None:
+    """(run directory, the log's path below `logs/`) when the log is part of a run directory."""
+    for parent in path.parents:
+        if parent.name == "logs" and (parent.parent / MANIFEST).is_file():
+            return parent.parent, path.relative_to(parent)
+    return None
+
+
+def _read_object(path: Path) -> Mapping[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, Mapping) else None
+
+
+def _run_files_disagree(path: Path, report: VerifyReport) -> str | None:
+    """Why the manifest or the result file of a verified log's game contradicts the log (None:
+    they agree, or the log is not part of a run directory)."""
+    where = _in_run(path)
+    if where is None or report.header is None:
+        return None
+    root, below = where
+    header = report.header
+    manifest = _read_object(root / MANIFEST)
+    if manifest is None:
+        return f"the run's {MANIFEST} is unreadable"
+    logged_as = header.get("benchmark")
+    if logged_as is not None and manifest.get("benchmark") != logged_as:
+        return f"{MANIFEST} is a run of {manifest.get('benchmark')!r}, the log of {logged_as!r}"
+    result_file = root / "results" / below.with_suffix(".json")
+    if not result_file.exists():
+        return None
+    saved = _read_object(result_file)
+    if saved is None:
+        return f"its result file {result_file} is not a JSON object"
+    settings = header.get("settings") if isinstance(header.get("settings"), Mapping) else {}
+    expected: dict[str, Any] = {k: v for k, v in (report.result or {}).items() if k != "type"}
+    expected["seed"] = header.get("seed")
+    expected.update(settings or {})
+    policy = header.get("policy") or header.get("brain")
+    for key in ("policy", "brain"):
+        if isinstance(saved.get(key), Mapping) and isinstance(policy, Mapping):
+            expected[key] = policy
+    for key, value in expected.items():
+        if key in saved and saved[key] != value:
+            return f"its result file says {key} {saved[key]!r}, the log {value!r}"
+    return None
 
 
 def log_files(paths: Iterable[str | Path]) -> list[Path]:

@@ -16,7 +16,13 @@ of `docs/rules/tetris.md` ("Blitz, precisely"); where they are silent:
 - Risks are scored from valid answers only (a stale answer's risk is about another position); a
   risk's outcome is "the game ended by top-out at most ten locked pieces after the question".
 - Latencies are those of calls that returned (`ok`); exceptions and timeouts are excluded. Calls
-  that report no `costUsd` are counted as unpriced, whatever happened to them.
+  of an `llm` brain that report no `costUsd` are counted as unpriced, whatever happened to them;
+  local brains have no price at all.
+- Ends: a game stopped by either cap ends `piece cap`, as the protocol's table says, and
+  `capDetail` names the cap (`piece cap` or `tick cap`). Logs written before `capDetail` existed
+  (every `logVersion` 1 log) replay under the old names, where the tick cap ended `tick cap`.
+- The brain record carries `via` (the protocol's field: the endpoint a model is reached through)
+  when the policy names one or reports the host it calls.
 
 The same `TetrisEpisode` replays a log (`replay.py`), so a replay applies exactly what the game
 applied.
@@ -32,7 +38,14 @@ from arcade_gym.core.clock import Clock
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import Verdict, validate
 from arcade_gym.tetris.game import BlitzOutcome, BlitzResult, TetrisGame
-from arcade_gym.tetris.rules import END_ADAPTER_FAILURE, PIECE_CAP, RULESET_ID, TICK_CAP
+from arcade_gym.tetris.rules import (
+    END_ADAPTER_FAILURE,
+    END_REASONS,
+    END_TICK_CAP,
+    PIECE_CAP,
+    RULESET_ID,
+    TICK_CAP,
+)
 from evaluation.benchmarks.tetris_bench.records import GameResult
 from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
 from evaluation.core.eventlog import GameLog, header_event
@@ -50,6 +63,30 @@ RISK_HORIZON = 10
 """A risk is P(top-out within the next this-many pieces)."""
 
 DEFAULT_BUDGET_MS = 20_000.0
+
+PIECE_CAP_END = "piece cap"
+TICK_CAP_END = END_REASONS[END_TICK_CAP]
+CAP_ENDS = (PIECE_CAP_END, TICK_CAP_END)
+
+
+def brain_identity(policy: object) -> dict[str, Any]:
+    """The brain record of logs and results: the policy's identity plus `via` when known (its
+    own `via`, else the host or command its `run_identity()` reports)."""
+    brain = policy_identity(policy)
+    if brain.get("via"):
+        return brain
+    via = getattr(policy, "via", None)
+    run_identity = getattr(policy, "run_identity", None)
+    if not via and callable(run_identity):
+        try:
+            settings = run_identity()
+        except Exception:
+            settings = None
+        if isinstance(settings, dict):
+            via = settings.get("baseUrlHost") or settings.get("command")
+    if via:
+        brain["via"] = str(via)
+    return brain
 
 
 def normalise_mode(mode: str) -> Mode:
@@ -108,8 +145,10 @@ class TetrisEpisode:
         piece_cap: int = PIECE_CAP,
         tick_cap: int = TICK_CAP,
         log_version: int = 2,
+        legacy_ends: bool = False,
     ) -> None:
         self.mode: Mode = normalise_mode(mode)
+        self.legacy_ends = legacy_ends or log_version == 1
         if not budget_ms > 0:
             raise ValueError(f"budget_ms must be > 0, got {budget_ms!r}")
         self.budget_ms = float(budget_ms)
@@ -185,14 +224,11 @@ class TetrisEpisode:
 
     def result(self) -> dict[str, Any]:
         g = self.game
-        return {
-            "endReason": g.end_reason,
-            "score": g.score,
-            "lines": g.lines,
-            "pieces": g.pieces,
-            "ticks": g.tick,
-            "level": g.level,
-        }
+        out: dict[str, Any] = {"endReason": g.end_reason}
+        if g.end_reason in CAP_ENDS and not self.legacy_ends:
+            out = {"endReason": PIECE_CAP_END, "capDetail": g.end_reason}
+        out.update(score=g.score, lines=g.lines, pieces=g.pieces, ticks=g.tick, level=g.level)
+        return out
 
 
 def apply_decision(
@@ -268,7 +304,7 @@ def play_tetris(
     """
     episode = TetrisEpisode(seed, mode, budget_ms=budget_ms, piece_cap=piece_cap, tick_cap=tick_cap)
     caller = LiveCaller(policy, clock)
-    brain = policy_identity(policy)
+    brain = brain_identity(policy)
     result = GameResult(
         ruleset=RULESET_ID,
         seed=seed,
@@ -323,6 +359,7 @@ def play_tetris(
     game = episode.game
     topped_out = game.end_reason == "top-out"
     result.end_reason = str(played.result["endReason"])
+    result.cap_detail = played.result.get("capDetail")
     result.score = game.score
     result.lines = game.lines
     result.pieces = game.pieces

@@ -1,9 +1,29 @@
-"""The record of one finished game: what the harness produces and the statistics consume."""
+"""The record of one finished game: what the harness produces and the statistics consume.
+
+Result files and the leaderboard index store it with camelCase keys like every other output.
+Files written before that (snake_case keys) still load: `from_dict` reads both spellings and
+refuses anything else with one line naming the key.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import re
+from collections.abc import Mapping
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
+
+
+class ResultFormatError(ValueError):
+    """A result record that cannot be read (unknown or missing keys, wrong types)."""
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
 
 
 @dataclass
@@ -12,12 +32,13 @@ class GameResult:
 
     `risks` pairs each reported risk with whether the game topped out within the next ten pieces
     (the Brier score's outcome). `latencies_ms` holds completed calls only (aborted ones excluded).
+    `cap_detail` says which cap ended a `piece cap` game (`"piece cap"` or `"tick cap"`).
     """
 
     ruleset: str
     seed: str
     mode: str  # "IQ" | "Blitz"
-    brain: dict[str, Any]  # slug, name, description, kind, adapterVersion (+ provider, model)
+    brain: dict[str, Any]  # slug, name, description, kind, adapterVersion (+ provider, model, via)
     end_reason: str
     score: int
     lines: int
@@ -39,20 +60,43 @@ class GameResult:
     blitz_locked: int = 0
     risks: list[tuple[float, bool]] = field(default_factory=list)
     log_path: str | None = None
+    cap_detail: str | None = None
 
     @property
     def slug(self) -> str:
         return str(self.brain["slug"])
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form (camelCase keys are not needed: this is our own file format)."""
-        out = asdict(self)
+        """JSON form with camelCase keys (`endReason`, `costUsd`, `latenciesMs`, ...)."""
+        out = {_camel(key): value for key, value in asdict(self).items()}
         out["risks"] = [[r, bool(o)] for r, o in self.risks]
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameResult:
-        """Inverse of `to_dict`."""
-        values = dict(data)
-        values["risks"] = [(float(r), bool(o)) for r, o in values.get("risks", [])]
+    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+        """Inverse of `to_dict`; also reads the snake_case keys of files written before."""
+        if not isinstance(data, Mapping):
+            raise ResultFormatError(
+                f"a game result must be a JSON object, got {type(data).__name__}"
+            )
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            name = _snake(str(key))
+            if name not in known:
+                raise ResultFormatError(f"unknown key {key!r} in a Tetris Bench game result")
+            values[name] = value
+        missing = sorted(
+            _camel(f.name)
+            for f in fields(cls)
+            if f.name not in values and f.default is MISSING and f.default_factory is MISSING
+        )
+        if missing:
+            raise ResultFormatError(f"a Tetris Bench game result lacks {', '.join(missing)}")
+        if not isinstance(values["brain"], Mapping) or "slug" not in values["brain"]:
+            raise ResultFormatError("a Tetris Bench game result needs a brain with a slug")
+        try:
+            values["risks"] = [(float(r), bool(o)) for r, o in values.get("risks", [])]
+        except (TypeError, ValueError):
+            raise ResultFormatError("risks must be [risk, toppedOut] pairs") from None
         return cls(**values)

@@ -3,7 +3,8 @@
 `arcade-eval verify` (`evaluation/core/verify.py`) feeds the recorded calls through the one loop;
 this module only rebuilds the `TetrisEpisode` from the header and, for `logVersion` 1 logs
 (`tick` lines with the answer, latency and Blitz time at the top level), rewrites each tick into
-the current decision layout so old recordings still verify.
+the current decision layout so old recordings still verify. A cap ending recorded without
+`capDetail` (every log written before it existed) replays under the old end names.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.tetris.rules import RULESET_ID
-from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, TetrisEpisode
+from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, CAP_ENDS, TetrisEpisode
 from evaluation.core.eventlog import LogContents
 from evaluation.core.registry import Replay
 
@@ -64,6 +65,7 @@ def replay(contents: LogContents) -> Replay:
     if ruleset != RULESET_ID:
         raise ValueError(f"ruleset {ruleset!r} cannot be replayed by this engine ({RULESET_ID})")
     budget = settings.get("budgetMs")
+    recorded = contents.result or {}
     episode = TetrisEpisode(
         header["seed"],
         str(settings["mode"]),
@@ -71,6 +73,7 @@ def replay(contents: LogContents) -> Replay:
         piece_cap=int(settings["pieceCap"]),
         tick_cap=int(settings["tickCap"]),
         log_version=version,
+        legacy_ends=recorded.get("endReason") in CAP_ENDS and "capDetail" not in recorded,
     )
     result = None if contents.result is None else dict(contents.result)
     if result is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +26,10 @@ from arcade_gym.seeds import load_json
 from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
 from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
 from evaluation.benchmarks.tetris_bench.leaderboard import Leaderboard, build_leaderboard
-from evaluation.benchmarks.tetris_bench.records import GameResult
+from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.rundir import RunDir, RunDirError
-from evaluation.core.verify import verify_log
+from evaluation.core.verify import VerifyReport, verify_log
 
 SEEDS_FILE = "tetris/public-seeds.json"
 QUICK_SEEDS = 3
@@ -60,10 +60,18 @@ def parse_modes(text: str) -> list[str]:
     return modes
 
 
-def parse_seeds(text: str | None, official: bool) -> tuple[str, list[str]]:
+def parse_seeds(
+    text: str | None, official: bool, allow_custom: bool = False
+) -> tuple[str, list[str]]:
     """The seed set of a run: all 30 public seeds when official, the first three for a quick
-    run, the first N for `--seeds N`, or an explicit comma-separated list."""
+    run, the first N for `--seeds N`, or an explicit comma-separated list of public seeds.
+
+    Names outside the public list (`seed-99`, `-1`) are refused unless `allow_custom`; an
+    official run never takes them: its scores must be comparable with every other brain's.
+    """
     seed_set, seeds = public_seeds()
+    if official and allow_custom:
+        raise RunError("--official plays the 30 public seeds only; drop --allow-custom-seeds")
     if text is None:
         return (seed_set, seeds) if official else (f"{seed_set}:quick", seeds[:QUICK_SEEDS])
     if official:
@@ -77,6 +85,14 @@ def parse_seeds(text: str | None, official: bool) -> tuple[str, list[str]]:
     chosen = [s.strip() for s in text.split(",") if s.strip()]
     if not chosen or len(set(chosen)) != len(chosen):
         raise RunError("--seeds needs distinct seed names, e.g. seed-01,seed-02, or a count")
+    unknown = [s for s in chosen if s not in seeds]
+    if not unknown:
+        return f"{seed_set}:chosen", chosen
+    if not allow_custom:
+        raise RunError(
+            f"--seeds {', '.join(unknown[:3])}: not a public seed "
+            f"({seeds[0]} to {seeds[-1]}); add --allow-custom-seeds to play other seeds (never in an official run)"
+        )
     return "custom", chosen
 
 
@@ -95,10 +111,11 @@ class RunConfig:
     ruleset: str = RULESET_ID
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        for key in ("brains", "seeds", "modes"):
-            out[key] = list(out[key])
-        return out
+        """The manifest's `settings` (camelCase keys, like every output)."""
+        return {
+            _camel(key): list(value) if isinstance(value, tuple) else value
+            for key, value in asdict(self).items()
+        }
 
     def games(self) -> list[tuple[str, str, str]]:
         """Every (brain, mode, seed) the run plays, in play order."""
@@ -117,17 +134,43 @@ class RunOutcome:
     aborted: list[str] = field(default_factory=list)
 
 
-def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
-    """A saved result agrees with its log's result line (end, score, lines, pieces, ticks)."""
-    pairs = {
-        "end_reason": "endReason",
-        "score": "score",
-        "lines": "lines",
-        "pieces": "pieces",
-        "ticks": "ticks",
-    }
-    return all(saved.get(ours) == logged.get(theirs) for ours, theirs in pairs.items())
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
 
+
+def _verified(path: Path) -> VerifyReport:
+    """`verify_log`, with the log's header beside its result line for `_agrees`."""
+    report = verify_log(path)
+    if not report.ok or report.header is None:
+        return report
+    return replace(report, result={**(report.result or {}), "header": report.header})
+
+
+def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
+    """A saved result agrees with its verified log: the same brain (the whole identity block),
+    seed, mode and ruleset as the header, and the same end, score, lines, pieces and ticks as the
+    result line. Results written with the older snake_case keys are read too."""
+    try:
+        ours = GameResult.from_dict(saved).to_dict()
+    except ResultFormatError:
+        return False
+    header = logged.get("header") or {}
+    v1 = header.get("logVersion") == 1
+    settings = header if v1 else header.get("settings") or {}
+    ruleset = header.get("ruleset") if v1 else (header.get("versions") or {}).get("ruleset")
+    expected = {
+        "brain": header.get("brain") if v1 else header.get("policy"),
+        "seed": header.get("seed"),
+        "mode": settings.get("mode"),
+        "ruleset": ruleset,
+        **{key: logged.get(key) for key in RESULT_KEYS},
+    }
+    return all(ours.get(key) == value for key, value in expected.items())
+
+
+RESULT_KEYS = ("endReason", "capDetail", "score", "lines", "pieces", "ticks", "level")
+"""Result-line fields a saved result must repeat exactly."""
 
 ProgressFn = Callable[[str, str, str, GameResult | None], None]
 """Called before (result None) and after each game: (brain, mode, seed, result)."""
@@ -170,7 +213,7 @@ def run_tetris_bench(
     finished: dict[Game, GameResult] = {}
     todo: list[Game] = []
     for game in config.games():
-        earlier = run_dir.finished(files[game], _agrees, verify_log, say)
+        earlier = run_dir.finished(files[game], _agrees, _verified, say)
         if earlier is None:
             todo.append(game)
         else:

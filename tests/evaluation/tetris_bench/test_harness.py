@@ -211,13 +211,21 @@ def test_async_policies_play_and_a_slow_one_is_cancelled(tmp_path: Path) -> None
     assert verify_log(log).ok
 
 
-def test_the_piece_cap_and_the_tick_cap_end_the_game(tmp_path: Path) -> None:
+def test_both_caps_end_the_game_as_piece_cap_and_the_detail_names_the_cap(
+    tmp_path: Path,
+) -> None:
     capped = play_tetris(Flat(), "seed-06", "IQ", tmp_path / "p.jsonl", piece_cap=8)
     assert (capped.end_reason, capped.pieces, capped.ticks) == ("piece cap", 8, 8)
+    assert capped.cap_detail == "piece cap"
     ticked = play_tetris(
         Scripted([valid, garbage, valid]), "seed-06", "IQ", tmp_path / "t.jsonl", tick_cap=5
     )
-    assert (ticked.end_reason, ticked.ticks, ticked.pieces) == ("tick cap", 5, 4)
+    # The protocol's table: a game stopped at the tick cap ends "piece cap".
+    assert (ticked.end_reason, ticked.ticks, ticked.pieces) == ("piece cap", 5, 4)
+    assert ticked.cap_detail == "tick cap"
+    result = read_log(tmp_path / "t.jsonl").result
+    assert result is not None and result["endReason"] == "piece cap"
+    assert result["capDetail"] == "tick cap"
     assert read_log(tmp_path / "p.jsonl").header["settings"]["pieceCap"] == 8
     assert verify_log(tmp_path / "p.jsonl").ok and verify_log(tmp_path / "t.jsonl").ok
 
