@@ -365,30 +365,16 @@ class ChatClient:
         self,
         messages: Sequence[Message],
         *,
-        model: str,
-        temperature: float | None = None,
-        max_tokens: int | None = None,
-        token_param: TokenParam = "max_tokens",
-        response_format: Mapping[str, Any] | None = None,
-        reasoning: Mapping[str, Any] | None = None,
-        reasoning_effort: str | None = None,
-        extra_body: Mapping[str, Any] | None = None,
         deadline: float | None = None,
         cancel: CancelSignal | None = None,
+        **options: Any,
     ) -> ChatReply:
-        """One chat completion (`build_body` then `send`)."""
-        body = self.build_body(
-            messages,
-            model=model,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            token_param=token_param,
-            response_format=response_format,
-            reasoning=reasoning,
-            reasoning_effort=reasoning_effort,
-            extra_body=extra_body,
+        """One chat completion: `build_body(messages, **options)` (model, temperature,
+        max_tokens, token_param, response_format, reasoning, reasoning_effort, extra_body), then
+        `send`."""
+        return await self.send(
+            self.build_body(messages, **options), deadline=deadline, cancel=cancel
         )
-        return await self.send(body, deadline=deadline, cancel=cancel)
 
     async def send(
         self,

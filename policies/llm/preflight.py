@@ -19,6 +19,7 @@ from policies.llm.client import ChatReply
 from policies.llm.errors import CostCapReached, FatalModelError, ModelCallError
 from policies.llm.prompts.base import Probe
 from policies.llm.prompts.json_reply import ReplyParseError, find_object, reply_text, shown
+from policies.llm.prompts.tetris import PROBE_IDS, PROBE_MESSAGES, response_format
 from policies.llm.registry import ModelSpec
 
 PREFLIGHT_TIMEOUT_S = 60.0
@@ -40,32 +41,7 @@ def _check_json(text: str | None, refusal: str | None) -> object:
 
 def generic_probe() -> Probe:
     """A connection test asking for a small JSON object (used when no game probe is given)."""
-    ids = ["AB", "CD"]
-    schema = {
-        "type": "object",
-        "properties": {
-            "candidate": {"type": "string", "enum": ids},
-            "hold": {"type": "boolean"},
-            "risk": {"type": "number", "minimum": 0, "maximum": 1},
-        },
-        "required": ["candidate", "hold", "risk"],
-        "additionalProperties": False,
-    }
-    return Probe(
-        messages=[
-            {"role": "system", "content": "You answer with one JSON object and nothing else."},
-            {
-                "role": "user",
-                "content": "Connection test. Reply with JSON only: "
-                '{"candidate":"AB","hold":false,"risk":0}',
-            },
-        ],
-        response_format={
-            "type": "json_schema",
-            "json_schema": {"name": "tetris_move", "strict": True, "schema": schema},
-        },
-        check=_check_json,
-    )
+    return Probe(PROBE_MESSAGES, response_format(PROBE_IDS), _check_json)
 
 
 async def apreflight(

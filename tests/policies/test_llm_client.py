@@ -22,54 +22,10 @@ from policies.llm.client import (
     is_loopback,
 )
 from policies.llm.registry import ModelSpec, RegistryError, get_spec, load_registry
+from tests.policies.mock_chat import Script, completion
 
 KEY_ENV = "ARCADE_GYM_TEST_KEY"
 MESSAGES = [{"role": "user", "content": "hi"}]
-
-
-def completion(
-    text: str = '{"candidate":"AB","hold":false,"risk":0.1}',
-    *,
-    prompt_tokens: int = 120,
-    completion_tokens: int = 9,
-    cost: float | None = None,
-) -> dict[str, Any]:
-    usage: dict[str, Any] = {
-        "prompt_tokens": prompt_tokens,
-        "completion_tokens": completion_tokens,
-        "total_tokens": prompt_tokens + completion_tokens,
-    }
-    if cost is not None:
-        usage["cost"] = cost
-    return {
-        "id": "gen-1",
-        "object": "chat.completion",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-        ],
-        "usage": usage,
-    }
-
-
-Step = httpx.Response | Exception
-
-
-class Script:
-    """A MockTransport handler answering from a list of responses (the last one repeats)."""
-
-    def __init__(self, *steps: Step) -> None:
-        self.steps = list(steps)
-        self.requests: list[httpx.Request] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        step = self.steps[min(len(self.requests) - 1, len(self.steps) - 1)]
-        if isinstance(step, Exception):
-            raise step
-        return step
-
-    def body(self, i: int = 0) -> dict[str, Any]:
-        return json.loads(self.requests[i].content)
 
 
 def make_client(script: Callable[[httpx.Request], httpx.Response], **kw: Any) -> ChatClient:

@@ -45,6 +45,7 @@ from policies.llm.costs import MAX_CALL_COST_USD, sane_cost
 from policies.llm.prompts.tetris import candidate_ids
 from policies.llm.rate_limit import RateLimiter
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
+from tests.policies.mock_chat import Script, completion
 
 KEY_ENV = "ARCADE_GYM_TEST_RELIABILITY_KEY"
 MESSAGES = [{"role": "user", "content": "hi"}]
@@ -53,37 +54,6 @@ MESSAGES = [{"role": "user", "content": "hi"}]
 @pytest.fixture(autouse=True)
 def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(KEY_ENV, "sk-test")
-
-
-def completion(
-    text: str = '{"candidate":"AB","hold":false,"risk":0.1}', **usage: Any
-) -> dict[str, Any]:
-    return {
-        "id": "gen-1",
-        "object": "chat.completion",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-        ],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 10, **usage},
-    }
-
-
-class Script:
-    """A MockTransport handler answering from a list (the last one repeats)."""
-
-    def __init__(self, *steps: httpx.Response | Exception) -> None:
-        self.steps = list(steps)
-        self.requests: list[httpx.Request] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        step = self.steps[min(len(self.requests) - 1, len(self.steps) - 1)]
-        if isinstance(step, Exception):
-            raise step
-        return step
-
-    def body(self, i: int = 0) -> dict[str, Any]:
-        return json.loads(self.requests[i].content)
 
 
 def client_for(script: Script, **options: Any) -> ChatClient:
@@ -218,7 +188,7 @@ def test_usage_cost_wins_over_the_header_and_prices_are_only_a_fallback() -> Non
         client_for(Script(httpx.Response(200, json=completion()))).complete(MESSAGES, model="m")
     )
     cost = spec(pricing={"in": 1.0, "out": 2.0}).price(plain)
-    assert cost.source == "estimated" and cost.usd == pytest.approx((100 * 1 + 10 * 2) / 1e6)
+    assert cost.source == "estimated" and cost.usd == pytest.approx((120 * 1 + 9 * 2) / 1e6)
     assert spec().price(plain).source == "unknown" and spec().price(plain).usd is None
 
 
@@ -254,7 +224,7 @@ def test_reasoning_and_cached_tokens_are_read_and_huge_numbers_do_not_break_the_
     reply = run(client_for(Script(httpx.Response(200, json=body))).complete(MESSAGES, model="m"))
     assert (reply.reasoning_tokens, reply.cached_tokens) == (77, 64)
     huge = json.dumps(completion()).replace(
-        '"prompt_tokens": 100', '"prompt_tokens": ' + "9" * 5000
+        '"prompt_tokens": 120', '"prompt_tokens": ' + "9" * 5000
     )
     response = httpx.Response(
         200, content=huge.encode(), headers={"content-type": "application/json"}

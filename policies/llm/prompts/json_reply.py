@@ -27,6 +27,11 @@ def shown(value: Any, limit: int = 40) -> str:
     return text[:limit]
 
 
+def schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The chat-completions `response_format` constraining a reply to a strict JSON schema."""
+    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+
+
 class ReplyParseError(ValueError):
     """A reply the prompt module cannot read (malformed, empty, refused, naming nothing offered)."""
 

@@ -28,7 +28,13 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel
 
 from policies.llm.prompts.base import Probe, Reading
-from policies.llm.prompts.json_reply import ReplyParseError, find_object, reply_text, shown
+from policies.llm.prompts.json_reply import (
+    ReplyParseError,
+    find_object,
+    reply_text,
+    schema_format,
+    shown,
+)
 from policies.llm.telemetry import LLMCall
 
 PROMPT_VERSION = "narcade-llm-prompt/1"
@@ -228,10 +234,7 @@ def reply_schema(actions: Sequence[str]) -> dict[str, Any]:
 
 def response_format(actions: Sequence[str]) -> dict[str, Any]:
     """The chat-completions `response_format` constraining the reply to `reply_schema`."""
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": reply_schema(actions)},
-    }
+    return schema_format(SCHEMA_NAME, reply_schema(actions))
 
 
 # --------------------------------------------------------------------------------------------

@@ -30,7 +30,13 @@ from arcade_gym.tetris.contract import (
     ScoreField,
 )
 from policies.llm.prompts.base import Probe, Reading
-from policies.llm.prompts.json_reply import ReplyParseError, find_object, reply_text, shown
+from policies.llm.prompts.json_reply import (
+    ReplyParseError,
+    find_object,
+    reply_text,
+    schema_format,
+    shown,
+)
 from policies.llm.telemetry import LLMCall
 
 PROMPT_VERSION = "tetris-llm-prompt/1"
@@ -203,10 +209,7 @@ def reply_schema(ids: Sequence[str]) -> dict[str, Any]:
 
 def response_format(ids: Sequence[str]) -> dict[str, Any]:
     """The chat-completions `response_format` constraining the reply to `reply_schema`."""
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": reply_schema(ids)},
-    }
+    return schema_format(SCHEMA_NAME, reply_schema(ids))
 
 
 # --------------------------------------------------------------------------------------------
