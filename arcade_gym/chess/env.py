@@ -46,8 +46,9 @@ class ChessEnv(ArcadeEnv[np.ndarray]):
         standard array; in Chess960 an index drawn from the episode's seed);
         `opponent="random"|"greedy"|"material-2ply"` (the weak ladder rungs of
         `arcade_gym/chess/opponents.py`, tie-breaks seeded per episode) or any callable
-        `board -> move` (e.g. a Stockfish rung from `policies/engines/uci.py`: `UciEngine.play`;
-        an object with `close()` is closed by `env.close()`); `agent_colour="white"|"black"|
+        `board -> move`, given a copy of the position without its move history (e.g. a
+        Stockfish rung from `policies/engines/uci.py`: `UciEngine.play`; an object with
+        `close()` is closed by `env.close()`); `agent_colour="white"|"black"|
         "alternate"`. `reset(options={"seed": ..., "start": ...})` names the episode's seed and
         start position. When the agent plays black, `reset` already holds the opponent's first
         move. `info`: `action_mask`, `agent_colour`, `opponent_move` (UCI, None before it moved),
@@ -180,7 +181,7 @@ class ChessEnv(ArcadeEnv[np.ndarray]):
     # --- helpers ------------------------------------------------------------------------------
     def _opponent_plays(self) -> None:
         game = self.game
-        move = self._choose(game.board.copy())
+        move = self._choose(game.board.copy(stack=False))
         if move not in game.moves:
             raise RuntimeError(
                 f"the opponent chose {move.uci()}, which is not legal in {game.board.fen()}"

@@ -78,22 +78,28 @@ class ChessGame:
         self._newest = slot = (self._newest + 1) % HISTORY
         self._filled += 1
         ep = board.ep_square
-        self._hist[slot] = (
+        self._hist[slot] = (*key[:8], NO_EP if ep is None else ep, count >= 2)
+        self._refresh()
+
+    def _key(self) -> tuple[Any, ...]:
+        """python-chess's transposition key (`Board._transposition_key`) read directly: the raw
+        castling rights equal the clean ones for any position reached from a valid start."""
+        board = self.board
+        occupied = board.occupied_co
+        ep = board.ep_square
+        return (
             board.pawns,
             board.knights,
             board.bishops,
             board.rooks,
             board.queens,
             board.kings,
-            board.occupied_co[chess.WHITE],
-            board.occupied_co[chess.BLACK],
-            NO_EP if ep is None else ep,
-            count >= 2,
+            occupied[chess.WHITE],
+            occupied[chess.BLACK],
+            board.turn,
+            board.castling_rights,
+            ep if ep is not None and board.has_legal_en_passant() else None,
         )
-        self._refresh()
-
-    def _key(self) -> Any:
-        return self.board._transposition_key()  # python-chess's own key for repetitions
 
     def _refresh(self) -> None:
         board = self.board
@@ -156,6 +162,9 @@ class ChessGame:
     def _castling(self, player: int) -> int:
         """Bits: 1 our kingside, 2 our queenside, 4 their kingside, 8 their queenside."""
         board = self.board
+        rights = board.castling_rights
+        if not rights:
+            return 0
         bits = 0
         colours = (chess.WHITE, chess.BLACK) if player == 0 else (chess.BLACK, chess.WHITE)
         for i, colour in enumerate(colours):
@@ -167,9 +176,9 @@ class ChessGame:
                         bits |= (1 if rook > king else 2) << (2 * i)
             else:
                 kingside, queenside = _CASTLING_STANDARD[0 if colour else 1]
-                if board.castling_rights & kingside:
+                if rights & kingside:
                     bits |= 1 << (2 * i)
-                if board.castling_rights & queenside:
+                if rights & queenside:
                     bits |= 2 << (2 * i)
         return bits
 

@@ -170,7 +170,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents whose game ended")
-        a = action_index(action, ACTION_SIZE)
+        a = (
+            action
+            if type(action) is int and 0 <= action < ACTION_SIZE
+            else action_index(action, ACTION_SIZE)
+        )
         game = self.game
         opponent = AGENTS[1] if agent == AGENTS[0] else AGENTS[0]
         self._cumulative_rewards[agent] = 0.0

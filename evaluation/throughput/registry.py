@@ -16,6 +16,7 @@ BENCH_GAMES: dict[str, str] = {
     "tictactoe": "evaluation.throughput.tictactoe:bench_tictactoe",
     "brainfuck": "evaluation.throughput.brainfuck:bench_brainfuck",
     "sudoku": "evaluation.throughput.sudoku:bench_sudoku",
+    "chess": "evaluation.throughput.chess:bench_chess",
 }
 """Game -> `module:function` of its benchmark (imported on use)."""
 

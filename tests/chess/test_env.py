@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 import gymnasium as gym
 import numpy as np
@@ -16,7 +18,7 @@ from arcade_gym.chess.env import ChessEnv
     "kwargs",
     [{}, {"variant": "chess960"}, {"agent_colour": "black", "opponent": "greedy"}],
 )
-def test_check_env_passes(kwargs: dict[str, object]) -> None:
+def test_check_env_passes(kwargs: dict[str, Any]) -> None:
     check_env(gym.make("arcade_gym/Chess-v0", **kwargs).unwrapped, skip_render_check=True)
 
 

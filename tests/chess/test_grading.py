@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import chess
 import chess.engine
 import pytest
@@ -81,10 +83,10 @@ def test_accuracy_only_while_open_and_summary_counts_per_100() -> None:
 
 
 @pytest.fixture(scope="module")
-def grader() -> Grader:
+def grader() -> Iterator[Grader]:
     stockfish_or_skip()
     g = Grader(nodes=20_000)
-    yield g  # type: ignore[misc]
+    yield g
     g.close()
 
 

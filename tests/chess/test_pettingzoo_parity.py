@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import types
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +44,8 @@ def test_spaces_equal_chess_v6(pz_chess: types.ModuleType) -> None:
     theirs, ours = pz_chess.raw_env(), chess_v0.env()
     for agent in ours.possible_agents:
         assert ours.action_space(agent) == theirs.action_space(agent)
-        a, b = ours.observation_space(agent), theirs.observation_space(agent)
+        a: Any = ours.observation_space(agent)
+        b: Any = theirs.observation_space(agent)
         for key in ("observation", "action_mask"):
             assert a[key].shape == b[key].shape and a[key].dtype == b[key].dtype
 
