@@ -58,7 +58,8 @@ class ArenaRun:
 
 def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
     """A saved result agrees with its log's result line (every field the line holds)."""
-    return all(saved.get(key) == value for key, value in logged.items() if key != "type")
+    fields = [key for key in logged if key != "type"]
+    return "endReason" in fields and all(saved.get(key) == logged[key] for key in fields)
 
 
 def settings(policies: Sequence[str], seed: int, timeout_ms: float | None) -> dict[str, Any]:
