@@ -70,6 +70,11 @@ def add_parsers(sub: Any) -> None:
         "--seeds", help="a count N (the first N public seeds) or a list like seed-01,seed-07"
     )
     tetris.add_argument(
+        "--allow-custom-seeds",
+        action="store_true",
+        help="let --seeds name seeds outside the public list (never with --official)",
+    )
+    tetris.add_argument(
         "--modes", help="iq, blitz or iq,blitz (default: both for a quick run, iq when official)"
     )
     tetris.add_argument(
@@ -121,7 +126,7 @@ def _config(args: argparse.Namespace) -> RunConfig:
     brains = policies_from(args)
     if not brains:
         raise RunError("--policy needs at least one policy, e.g. heuristic")
-    seed_set, seeds = parse_seeds(args.seeds, args.official)
+    seed_set, seeds = parse_seeds(args.seeds, args.official, args.allow_custom_seeds)
     default_modes = "iq" if args.official else "iq,blitz"
     modes = parse_modes(args.modes or default_modes)
     if "IQ" not in modes:

@@ -1,7 +1,10 @@
 """The Tetris Bench leaderboard: one row per brain, ranked by mean IQ score, and its index file.
 
-Only IQ is ranked; Blitz is reported beside it. The ±95% column, the `≈` marker and the Elo
-footnote all come from `evaluation.core.stats`, computed over the IQ seeds every brain played.
+Only IQ is ranked; Blitz is reported beside it. The ±95% column, the `≈` marker, the
+head-to-head table and the Elo footnote all come from `evaluation.core.stats`, computed over the
+IQ seeds every brain played. The ±95% interval is shown for official results only (all public
+seeds, at least ten): any other run lists its per-seed scores, so a partial run never looks
+official.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ class Row:
     kind: str
     provider: str | None
     score: float
-    half_width: float | None  # None below ten seeds: `seed_scores` are listed instead
+    half_width: float | None  # None unless official: `seed_scores` are listed instead
     seed_scores: dict[str, int]
     lines: float
     latency_ms: float | None
@@ -96,12 +99,26 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Pair:
+    """Head-to-head of two brains over the shared IQ seeds, `a` ranked above `b`: the paired
+    differences (a - b) per seed and their bootstrap summary."""
+
+    a: str
+    b: str
+    differences: dict[str, float]
+    summary: HeadToHead
+
+
+@dataclass(frozen=True)
 class Leaderboard:
-    """The ranked rows of one ruleset over one IQ seed set."""
+    """The ranked rows of one ruleset over one IQ seed set, and every pair's head-to-head."""
 
     ruleset: str
     seeds: tuple[str, ...]
     rows: tuple[Row, ...]
+    pairs: tuple[Pair, ...] = ()
+    official: bool = False
+    replicates: int = 2000
 
 
 # --------------------------------------------------------------------------- validation
@@ -202,13 +219,40 @@ def _blitz_summary(games: Sequence[GameResult]) -> BlitzSummary | None:
     )
 
 
+def _head_to_heads(
+    order: Sequence[str],
+    scores: Mapping[str, Mapping[str, float]],
+    seeds: Sequence[str],
+    replicates: int,
+    seed: int,
+) -> dict[tuple[str, str], Pair]:
+    """Every pair of brains (in rank order): paired seed differences and their bootstrap."""
+    pairs: dict[tuple[str, str], Pair] = {}
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            xa = [scores[a][s] for s in seeds]
+            xb = [scores[b][s] for s in seeds]
+            pairs[(a, b)] = Pair(
+                a,
+                b,
+                {s: x - y for s, x, y in zip(seeds, xa, xb, strict=True)},
+                paired_bootstrap(xa, xb, replicates, seed),
+            )
+    return pairs
+
+
 def build_leaderboard(
-    results: Sequence[GameResult], *, replicates: int = 2000, seed: int = 0
+    results: Sequence[GameResult],
+    *,
+    official: bool = False,
+    replicates: int = 2000,
+    seed: int = 0,
 ) -> Leaderboard:
     """Rank every brain by mean IQ score (ties: mean lines, then slug) with the seed's columns.
 
     Refuses results mixing rulesets, duplicated games, brains without IQ games, and IQ seed sets
-    that differ between brains: a mean over other seeds is not the same quantity.
+    that differ between brains: a mean over other seeds is not the same quantity. `official`
+    (all public seeds) shows the ±95% interval; other runs list per-seed scores instead.
     `replicates` and `seed` drive both bootstraps (head-to-head and Elo interval).
     """
     results = list(results)
@@ -230,6 +274,8 @@ def build_leaderboard(
         per_seed = {g.seed: g.score for g in iq}
         scores[slug] = {s: float(v) for s, v in per_seed.items()}
         mean, half = t_interval([g.score for g in iq], min_n=MIN_SEEDS_FOR_INTERVAL)
+        if not official:
+            half = None
         identity = iq[-1].brain
         risks = [pair for g in games for pair in g.risks]
         drafts.append(
@@ -255,15 +301,10 @@ def build_leaderboard(
 
     elo = bradley_terry(seed_comparisons(scores), PRIOR_PRECISION, brains=scores)
     elo_ci = bt_bootstrap(scores, replicates, seed, prior_precision=PRIOR_PRECISION)
+    pairs = _head_to_heads([d["slug"] for d in drafts], scores, seeds, replicates, seed)
     rows: list[Row] = []
     for position, draft in enumerate(drafts, start=1):
-        vs_above = None
-        if rows:
-            above = scores[rows[-1].slug]
-            here = scores[draft["slug"]]
-            vs_above = paired_bootstrap(
-                [above[s] for s in seeds], [here[s] for s in seeds], replicates, seed
-            )
+        vs_above = pairs[(rows[-1].slug, draft["slug"])].summary if rows else None
         rows.append(
             Row(
                 rank=position,
@@ -274,7 +315,14 @@ def build_leaderboard(
                 **draft,
             )
         )
-    return Leaderboard(ruleset=ruleset, seeds=seeds, rows=tuple(rows))
+    return Leaderboard(
+        ruleset=ruleset,
+        seeds=seeds,
+        rows=tuple(rows),
+        pairs=tuple(pairs.values()),
+        official=official,
+        replicates=replicates,
+    )
 
 
 # --------------------------------------------------------------------------- output
@@ -332,10 +380,29 @@ def to_json(lb: Leaderboard) -> dict[str, Any]:
             "riskReports": r.risk_reports,
         }
 
+    def pair(p: Pair) -> dict[str, Any]:
+        h = p.summary
+        return {
+            "brainA": p.a,
+            "brainB": p.b,
+            "meanDiff": h.mean_diff,
+            "low": h.low,
+            "high": h.high,
+            "winsA": h.wins_a,
+            "winsB": h.wins_b,
+            "ties": h.ties,
+            "seeds": h.n,
+            "includesZero": h.includes_zero,
+            "differences": dict(p.differences),
+        }
+
     return {
         "ruleset": lb.ruleset,
+        "official": lb.official,
         "seeds": list(lb.seeds),
         "rows": [row(r) for r in lb.rows],
+        "headToHead": [pair(p) for p in lb.pairs],
+        "headToHeadReplicates": lb.replicates,
     }
 
 
@@ -414,8 +481,31 @@ def _footnotes(lb: Leaderboard) -> list[str]:
     ]
 
 
+PAIR_COLUMNS = ("Brain A", "Brain B", "Mean A - B", "95% interval", "Seeds won A / B / tied")
+
+
+def _pair_cells(p: Pair) -> list[str]:
+    h = p.summary
+    return [
+        p.a,
+        p.b,
+        f"{h.mean_diff:+,.1f}",
+        f"[{h.low:+,.1f}, {h.high:+,.1f}]" + (" ≈" if h.includes_zero else ""),
+        f"{h.wins_a} / {h.wins_b} / {h.ties}",
+    ]
+
+
+def _pair_title(lb: Leaderboard) -> str:
+    return (
+        f"Head-to-head: every pair over the {len(lb.seeds)} IQ seeds; mean paired score "
+        f"difference with a {lb.replicates:,}-replicate seed-block bootstrap 95% percentile "
+        "interval (≈: includes zero)."
+    )
+
+
 def to_markdown(lb: Leaderboard) -> str:
-    """A GitHub table with the seed's columns, followed by the Elo and Brier footnotes."""
+    """A GitHub table with the seed's columns, the Elo and Brier footnotes, and the head-to-head
+    table of every pair of brains."""
 
     def line(cells: Iterable[str]) -> str:
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
@@ -425,14 +515,16 @@ def to_markdown(lb: Leaderboard) -> str:
     out += [line(_cells(r)) for r in lb.rows]
     out.append("")
     out += [f"{note}\n" for note in _footnotes(lb)]
+    if lb.pairs:
+        out += [_pair_title(lb), "", line(PAIR_COLUMNS), "|:---|:---|---:|---:|---:|"]
+        out += [line(_pair_cells(p)) for p in lb.pairs]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def to_text(lb: Leaderboard) -> str:
-    """The same table aligned in plain columns for a terminal."""
-    table = [list(COLUMNS)] + [_cells(r) for r in lb.rows]
-    widths = [max(len(row[i]) for row in table) for i in range(len(COLUMNS))]
-    left = {1}  # the brain column reads better left-aligned; numbers right-aligned
+def _aligned(table: Sequence[Sequence[str]], left: set[int]) -> list[str]:
+    """Rows of cells in plain columns (text left-aligned where asked, numbers right), with a
+    rule under the first row."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(
@@ -440,10 +532,17 @@ def to_text(lb: Leaderboard) -> str:
             for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
-    out = [line(table[0]), "  ".join("-" * w for w in widths)]
-    out += [line(cells) for cells in table[1:]]
+    return [line(table[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in table[1:]]
+
+
+def to_text(lb: Leaderboard) -> str:
+    """The same tables aligned in plain columns for a terminal."""
+    out = _aligned([list(COLUMNS)] + [_cells(r) for r in lb.rows], {1})
     out.append("")
     out += _footnotes(lb)
+    if lb.pairs:
+        out += ["", _pair_title(lb)]
+        out += _aligned([list(PAIR_COLUMNS)] + [_pair_cells(p) for p in lb.pairs], {0, 1})
     return "\n".join(out) + "\n"
 
 

@@ -91,7 +91,8 @@ def parse_seeds(
     if not allow_custom:
         raise RunError(
             f"--seeds {', '.join(unknown[:3])}: not a public seed "
-            f"({seeds[0]} to {seeds[-1]}); add --allow-custom-seeds to play other seeds (never in an official run)"
+            f"({seeds[0]} to {seeds[-1]}); add --allow-custom-seeds to play other seeds "
+            "(never in an official run)"
         )
     return "custom", chosen
 
@@ -278,7 +279,7 @@ def run_tetris_bench(
     status = "interrupted" if interrupted else ("aborted" if aborted else "complete")
     run_dir.write_manifest(status, games, done, {"aborted": aborted})
     if not interrupted and not outcome.missing and outcome.results:
-        outcome.leaderboard = build_leaderboard(outcome.results)
+        outcome.leaderboard = build_leaderboard(outcome.results, official=config.official)
     return outcome
 
 

@@ -113,15 +113,22 @@ def test_blitz_does_not_change_the_rank() -> None:
     assert [r.slug for r in build_leaderboard(results).rows] == ["heur", "rand"]
 
 
-def test_interval_from_ten_seeds_and_per_seed_scores_below() -> None:
-    lb = build_leaderboard(iq_run("heur", STRONG))
+def test_the_interval_is_shown_for_official_results_and_per_seed_scores_otherwise() -> None:
+    lb = build_leaderboard(iq_run("heur", STRONG), official=True)
     mean = sum(STRONG) / 10
     sd = math.sqrt(sum((x - mean) ** 2 for x in STRONG) / 9)
     assert lb.rows[0].half_width == pytest.approx(2.262157 * sd / math.sqrt(10), abs=1e-3)
     assert markdown_cells(to_markdown(lb), "Heuristic")[3].startswith("±")
 
-    quick = build_leaderboard(iq_run("heur", STRONG[:3], SEEDS[:3]))
-    assert quick.rows[0].half_width is None
+    # Ten or more seeds of a non-official run: no interval, so it never looks official.
+    partial = build_leaderboard(iq_run("heur", STRONG))
+    assert partial.rows[0].half_width is None and not partial.official
+    cell = markdown_cells(to_markdown(partial), "Heuristic")[3]
+    assert cell == "per seed: " + ", ".join(map(str, STRONG))
+    assert to_json(partial)["rows"][0]["halfWidth95"] is None
+
+    quick = build_leaderboard(iq_run("heur", STRONG[:3], SEEDS[:3]), official=True)
+    assert quick.rows[0].half_width is None  # fewer than ten seeds: never an interval
     assert markdown_cells(to_markdown(quick), "Heuristic")[3] == "per seed: 3000, 3400, 2800"
 
 
@@ -269,7 +276,7 @@ def test_merge_creates_then_extends_the_index(tmp_path: Path) -> None:
     assert on_disk == written
     assert on_disk["ruleset"] == RULESET and on_disk["seeds"] == SEEDS
     assert len(on_disk["results"]) == 20
-    lb = build_leaderboard(load_index(path))
+    lb = build_leaderboard(load_index(path), official=True)
     assert [r.slug for r in lb.rows] == ["heur", "rand"]
 
 
@@ -377,3 +384,50 @@ def test_cost_per_100_decisions_over_both_modes() -> None:
 def test_cost_is_none_for_a_local_brain() -> None:
     assert cost_per_100([costed_game([1.0], None, 50), costed_game([1.0], None, 50)]) is None
     assert cost_per_100([]) is None
+
+
+# --------------------------------------------------------------------------- head-to-head
+
+
+def test_every_pair_of_brains_has_a_head_to_head_in_json_and_markdown() -> None:
+    close = [s + (40 if i % 2 else -40) for i, s in enumerate(STRONG)]
+    lb = build_leaderboard(
+        iq_run("heur", STRONG) + iq_run("llm", close) + iq_run("rand", WEAK), replicates=2000
+    )
+    assert [(p.a, p.b) for p in lb.pairs] == [("heur", "llm"), ("heur", "rand"), ("llm", "rand")]
+    data = json.loads(json.dumps(to_json(lb)))
+    assert data["headToHeadReplicates"] == 2000
+    pairs = {(p["brainA"], p["brainB"]): p for p in data["headToHead"]}
+    heur_rand = pairs[("heur", "rand")]
+    assert heur_rand["differences"] == {
+        s: float(a - b) for s, a, b in zip(SEEDS, STRONG, WEAK, strict=True)
+    }
+    assert heur_rand["meanDiff"] == pytest.approx((sum(STRONG) - sum(WEAK)) / 10)
+    assert (heur_rand["winsA"], heur_rand["winsB"], heur_rand["ties"]) == (10, 0, 0)
+    assert heur_rand["low"] > 0 and heur_rand["includesZero"] is False
+    heur_llm = pairs[("heur", "llm")]
+    assert (heur_llm["winsA"], heur_llm["winsB"]) == (5, 5) and heur_llm["includesZero"]
+    # The adjacent pair is the row's own comparison with the row above.
+    assert data["rows"][1]["vsAbove"]["meanDiff"] == heur_llm["meanDiff"]
+    md = to_markdown(lb)
+    assert "2,000-replicate seed-block bootstrap" in md
+    line = next(ln for ln in md.splitlines() if ln.startswith("| heur | rand |"))
+    assert line.endswith("| 10 / 0 / 0 |")
+    assert "Brain A" in to_text(lb) and "llm" in to_text(lb).split("Head-to-head")[1]
+
+
+def test_a_lone_brain_has_no_head_to_head_table() -> None:
+    lb = build_leaderboard(iq_run("heur", STRONG))
+    assert lb.pairs == () and to_json(lb)["headToHead"] == []
+    assert "Head-to-head" not in to_markdown(lb)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=10, max_size=10))
+def test_seeds_won_by_each_and_ties_add_up_to_the_seeds(other: list[int]) -> None:
+    lb = build_leaderboard(iq_run("heur", STRONG) + iq_run("llm", other), replicates=50)
+    (pair,) = lb.pairs
+    h = pair.summary
+    assert h.wins_a + h.wins_b + h.ties == len(SEEDS)
+    assert sum(pair.differences.values()) / len(SEEDS) == pytest.approx(h.mean_diff)
+    assert h.low <= h.high
