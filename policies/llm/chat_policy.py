@@ -59,7 +59,8 @@ class ChatPolicy(PolicyIdentity):
         super().__init__(
             slug=spec.slug,
             name=spec.display_name,
-            description=spec.description or prompt.description(spec.display_name),
+            description=spec.description
+            or prompt.description(f"{spec.display_name} ({spec.model})"),
             kind="llm",
             adapter_version=prompt.adapter_version,
             provider=spec.provider,

@@ -3,8 +3,10 @@ the engine's helpers do with the pipes, resource limits, and no process left beh
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import signal
 import sys
 import threading
 import time
@@ -201,3 +203,44 @@ def test_agent_cli_reads_the_prompt_on_stdin_and_replies_on_stdout(tmp_path: Pat
     assert failed.failure == "crash" and "quota exceeded" in (failed.error or "")
     slow = make_cli_engine(py("import time; time.sleep(60)"))
     assert slow.run("x", 0.5).failure == "timeout"
+
+
+DAEMON = """
+import os, sys, subprocess
+helper = subprocess.Popen(
+    [sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True
+)  # a session of its own: out of reach, but it still holds our stdout and stderr
+with open(sys.argv[1], "a") as f:
+    f.write(f"{helper.pid}\\n")
+print("2 2", flush=True)
+"""
+
+
+def test_a_helper_that_leaves_the_session_cannot_hold_the_move(tmp_path: Path) -> None:
+    """The one documented escape: a helper in a new session is not killed, but the move still
+    returns (the pipes are abandoned after a short grace, not waited on)."""
+    pids = tmp_path / "pids"
+    engine = make_command_engine(
+        shlex.join([sys.executable, str(script(tmp_path, "e.py", DAEMON)), str(pids)]),
+        timeout_s=20.0,
+    )
+    t0 = time.monotonic()
+    out = engine.run("x")
+    try:
+        assert out.ok and out.output == "2 2\n"
+        assert time.monotonic() - t0 < 10.0  # not the helper's 30 s
+    finally:
+        for pid in (int(line) for line in pids.read_text().split()):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_engine_output_logs_in_camel_case() -> None:
+    out = EngineOutput(output="1 1", failure=None, instructions=7, elapsed_ms=1.5)
+    assert out.to_dict() == {
+        "output": "1 1",
+        "error": None,
+        "failure": None,
+        "instructions": 7,
+        "elapsedMs": 1.5,
+    }
