@@ -28,6 +28,8 @@ VECTOR_ENVS: dict[str, str] = {
     f"{NAMESPACE}/Snake-v0": "arcade_gym.snake.vector:SnakeVectorEnv",
     f"{NAMESPACE}/TicTacToe-v0": "arcade_gym.tictactoe.vector:TicTacToeVectorEnv",
     f"{NAMESPACE}/Minesweeper-v0": "arcade_gym.minesweeper.vector:MinesweeperVectorEnv",
+    f"{NAMESPACE}/TetrisPrimitive-v3": "arcade_gym.tetris.vector:TetrisPrimitiveVectorEnv",
+    f"{NAMESPACE}/Tetris-v3": "arcade_gym.tetris.vector:TetrisVectorEnv",
 }
 """Env id -> entry point of its native batched env (`gym.make_vec(..., "vector_entry_point")`)."""
 

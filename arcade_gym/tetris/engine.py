@@ -22,6 +22,7 @@ from arcade_gym.tetris.rules import (
     CLASSIC_CLEAR,
     COMBO_STEP,
     DROP_POINTS_PER_ROW,
+    EMPTY_HOLD,
     END_NONE,
     END_PIECE_CAP,
     END_TICK_CAP,
@@ -638,6 +639,33 @@ def spawn(board: np.ndarray, st: np.ndarray, t: int) -> None:
     st[S_GRAVITY_MS] = 0
     if collides(board, t, SPAWN_X, SPAWN_Y, 0):
         st[S_END] = END_TOP_OUT
+
+
+@njit(cache=True)
+def new_game(
+    seed: np.uint64,
+    board: np.ndarray,
+    st: np.ndarray,
+    seq: np.ndarray,
+    scoring: int,
+    start_level: int,
+    piece_cap: int,
+    tick_cap: int,
+) -> None:
+    """A whole new game in the given arrays: empty board, the seed's seven-bags, the first piece
+    spawned (the candidates are left to the caller)."""
+    board[:, :] = 0
+    st[:] = 0
+    fill_seven_bag(seed, seq)
+    st[S_SCORING] = scoring
+    st[S_START_LEVEL] = start_level
+    st[S_PIECE_CAP] = piece_cap
+    st[S_TICK_CAP] = tick_cap
+    st[S_HOLD] = EMPTY_HOLD
+    st[S_CAN_HOLD] = 1
+    st[S_COMBO] = -1
+    st[S_LEVEL] = level_for(scoring, start_level, 0)
+    spawn_next(board, st, seq)
 
 
 @njit(cache=True)

@@ -90,17 +90,16 @@ class TetrisGame:
         self.seq = np.zeros(piece_cap + 2 * PREVIEW + 16, np.int8)
         self.cinfo = np.zeros((E.MAX_CANDIDATES, E.CINFO_LEN), np.int64)
         self.cfeat = np.zeros((E.MAX_CANDIDATES, E.FEATURES_LEN), np.int64)
-        E.fill_seven_bag(np.uint64(seed_to_u64(seed)), self.seq)
-        st = self.st
-        st[E.S_SCORING] = SCORING_MODES[scoring]
-        st[E.S_START_LEVEL] = CLASSIC_START_LEVEL[difficulty]
-        st[E.S_PIECE_CAP] = piece_cap
-        st[E.S_TICK_CAP] = tick_cap
-        st[E.S_HOLD] = EMPTY_HOLD
-        st[E.S_CAN_HOLD] = 1
-        st[E.S_COMBO] = -1
-        st[E.S_LEVEL] = E.level_for(st[E.S_SCORING], st[E.S_START_LEVEL], 0)
-        E.spawn_next(self.board, st, self.seq)
+        E.new_game(
+            np.uint64(seed_to_u64(seed)),
+            self.board,
+            self.st,
+            self.seq,
+            SCORING_MODES[scoring],
+            CLASSIC_START_LEVEL[difficulty],
+            piece_cap,
+            tick_cap,
+        )
         self.refresh()
 
     # --- construction for fixtures and search ---------------------------------------------------
