@@ -162,7 +162,7 @@ def run_model(
                 if kept is None:
                     todo.append((seed, files))
                 else:
-                    current.data["model"] = {"spec": spec, **kept.pop("model", {})}
+                    current.data["model"] = {"spec": spec, **kept.pop("policy", {})}
                     current.add(kept)
             failure = _policy_failed(current.data["episodes"])
             if failure is not None:
@@ -201,7 +201,7 @@ def run_model(
                     say(f"{spec}: FAILED (the model cannot answer: {fatal})")
                     return EXIT_FAILED
                 entry = {**record.to_dict(), "log": files.log.relative_to(out).as_posix()}
-                run_dir.save_result(files, {**entry, "model": identity})
+                run_dir.save_result(files, {**entry, "policy": identity})
                 current.add(entry)
                 say(
                     f"{spec} {game} seed {seed}: score {record.score} ({record.end_reason}), "

@@ -193,3 +193,15 @@ def test_planted_result_files_are_set_aside_and_the_games_replayed(
     assert asides == ["100.json.untrusted-1", "101.json.untrusted-1"]
     logs = log_files([out / "logs"])
     assert len(logs) == 3 and all(verify_log(log).ok for log in logs)
+
+
+def test_verify_fails_a_log_whose_episode_record_disagrees(run_dir: Path, tmp_path: Path) -> None:
+    copy_dir = tmp_path / "run"
+    shutil.copytree(run_dir, copy_dir)
+    record = copy_dir / "results" / "heuristic" / "snake" / "100.json"
+    data = read_json(record)
+    assert data["policy"]["spec"] == "heuristic"
+    data["policy"]["model"] = "a bigger model"
+    record.write_text(json.dumps(data))
+    report = verify_log(copy_dir / "logs" / "heuristic" / "snake" / "100.jsonl")
+    assert report.status == "fail" and "its result file says policy" in report.message
