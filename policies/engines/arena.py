@@ -18,7 +18,7 @@ from policies.engines.brainfuck.engine import BrainfuckTextEngine
 from policies.engines.brainfuck.interpreter import MAX_INSTRUCTIONS, MAX_OUTPUT, BFResult
 from policies.engines.limits import ResourceLimits
 from policies.engines.output import EngineOutput
-from policies.engines.policy import EnginePolicy
+from policies.engines.policy import EnginePolicy, TextEngine
 from policies.engines.process import ProcessEngine
 
 ADAPTER_VERSION = "1"
@@ -43,7 +43,22 @@ def _position(question: TicTacToeQuestion) -> str:
     return question.to_text()
 
 
-class BrainfuckEngine(EnginePolicy):
+class _ArenaEngine(EnginePolicy):
+    """A text engine speaking the arena contract under `label`."""
+
+    def __init__(self, engine: TextEngine, label: str, description: str) -> None:
+        super().__init__(
+            engine,
+            encode=_position,
+            decode=to_engine_reply,
+            slug=engine_slug(label),
+            name=label,
+            description=description,
+            adapter_version=ADAPTER_VERSION,
+        )
+
+
+class BrainfuckEngine(_ArenaEngine):
     """A Brainfuck program playing the arena (`bf:PATH`)."""
 
     def __init__(
@@ -57,16 +72,11 @@ class BrainfuckEngine(EnginePolicy):
         engine = BrainfuckTextEngine(
             path_or_source, max_instructions=max_instructions, max_output=max_output
         )
-        label = name or engine.label
         where = f" {engine.path.name}" if engine.path is not None else ""
         super().__init__(
             engine,
-            encode=_position,
-            decode=to_engine_reply,
-            slug=engine_slug(label),
-            name=label,
-            description=f"Brainfuck engine{where} ({engine.program.commands:,} commands)",
-            adapter_version=ADAPTER_VERSION,
+            name or engine.label,
+            f"Brainfuck engine{where} ({engine.program.commands:,} commands)",
         )
         self.text_engine = engine
         self.path: Path | None = engine.path
@@ -86,7 +96,7 @@ class BrainfuckEngine(EnginePolicy):
         return to_engine_reply(self.text_engine.run(stdin))
 
 
-class CommandEngine(EnginePolicy):
+class CommandEngine(_ArenaEngine):
     """An external program playing the arena (`cmd:COMMAND`): one process per move, the position
     on stdin, its whole process tree killed when the move ends."""
 
@@ -107,16 +117,7 @@ class CommandEngine(EnginePolicy):
             cwd=cwd,
             limits=limits if limits is not None else ResourceLimits(),
         )
-        label = name or engine.label
-        super().__init__(
-            engine,
-            encode=_position,
-            decode=to_engine_reply,
-            slug=engine_slug(label),
-            name=label,
-            description=f"external engine: {command}",
-            adapter_version=ADAPTER_VERSION,
-        )
+        super().__init__(engine, name or engine.label, f"external engine: {command}")
         self.process = engine
         self.command = command
         self.argv = engine.argv
