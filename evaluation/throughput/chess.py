@@ -17,7 +17,7 @@ from typing import Any
 import chess
 import numpy as np
 
-from arcade_gym.chess.engine import warmup as compile_kernels
+from arcade_gym.chess.warmup import compile_kernels
 from arcade_gym.multiagent import chess_v0
 from evaluation.throughput.report import (
     format_table,

@@ -13,6 +13,8 @@ import gymnasium as gym
 
 from arcade_gym.minesweeper.engine import warmup
 from evaluation.throughput.report import (
+    VECTOR_BATCH,
+    add_vector_figures,
     env_memory_bytes,
     make_report,
     masked_random_steps,
@@ -39,11 +41,21 @@ def bench_minesweeper(seconds: float = 3.0) -> dict[str, Any]:
         "minesweeper_v0_env_bytes": env_memory_bytes(ENV_ID, difficulty="easy"),
         "minesweeper_v0_hard_env_bytes": env_memory_bytes(ENV_ID, difficulty="hard"),
     }
+    durations: dict[str, float] = {}
+    add_vector_figures(results, durations, "minesweeper_v0", ENV_ID, seconds)
+    add_vector_figures(
+        results, durations, "minesweeper_v0_hard", ENV_ID, seconds, difficulty="hard"
+    )
     return make_report(
         "minesweeper",
         seconds=seconds,
         compile_s=compile_s,
         results=results,
-        targets={"minesweeper_v0_steps_per_s": 100_000, "minesweeper_v0_env_bytes": 1_000_000},
+        targets={
+            "minesweeper_v0_steps_per_s": 100_000,
+            "minesweeper_v0_env_bytes": 1_000_000,
+            f"minesweeper_v0_vector{VECTOR_BATCH}_steps_per_s": 900_000,
+        },
         peer=peer_status("gym-minesweeper", "gym_minesweeper"),
+        durations=durations,
     )

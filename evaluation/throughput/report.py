@@ -66,6 +66,69 @@ def masked_random_steps(
     return rate(run, seconds, cpu_time=cpu_time)
 
 
+VECTOR_BATCH = 1024
+"""Games per native vector env in the batched figures (the issue asks for 256 or more)."""
+
+
+def vector_steps(
+    env_id: str,
+    seconds: float,
+    *,
+    num_envs: int = VECTOR_BATCH,
+    repeats: int = 5,
+    seed: int = 0,
+    **make_kwargs: Any,
+) -> dict[str, float]:
+    """Total steps per second of `gym.make_vec(env_id, num_envs, "vector_entry_point")` with
+    random legal actions from its batched masked sampler, autoreset included.
+
+    The first reset and step (numba compiling the batch kernels, or loading them from its cache)
+    are timed apart as `compile_s`; then `repeats` windows of `seconds / repeats` each give the
+    median wall-clock and CPU-time rates.
+    """
+    t0 = time.perf_counter()
+    envs = gym.make_vec(
+        env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **make_kwargs
+    )
+    envs.reset(seed=seed)
+    envs.step(envs.action_space.sample())
+    compile_s = time.perf_counter() - t0
+    walls, cpus = [], []
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        deadline = w0 + seconds / repeats
+        steps = 0
+        while time.perf_counter() < deadline:
+            for _ in range(8):
+                envs.step(envs.action_space.sample())
+            steps += 8 * num_envs
+        walls.append(steps / (time.perf_counter() - w0))
+        cpus.append(steps / max(time.process_time() - c0, 1e-9))
+    envs.close()
+    return {
+        "steps_per_s": float(np.median(walls)),
+        "steps_per_cpu_s": float(np.median(cpus)),
+        "compile_s": compile_s,
+    }
+
+
+def add_vector_figures(
+    results: dict[str, float],
+    durations: dict[str, float],
+    name: str,
+    env_id: str,
+    seconds: float,
+    **make_kwargs: Any,
+) -> None:
+    """Put `vector_steps` into a report: `<name>_vector1024_steps_per_s` (and per CPU second)
+    beside the single-env figures, and its compile time under `seconds`."""
+    figures = vector_steps(env_id, seconds, **make_kwargs)
+    key = f"{name}_vector{VECTOR_BATCH}"
+    results[f"{key}_steps_per_s"] = figures["steps_per_s"]
+    results[f"{key}_steps_per_cpu_s"] = figures["steps_per_cpu_s"]
+    durations[f"{key}_compile_or_cache_load"] = figures["compile_s"]
+
+
 def peer_status(name: str, module: str, missing_note: str = "") -> dict[str, Any]:
     """Whether a peer library is installed to compare against."""
     installed = importlib.util.find_spec(module) is not None

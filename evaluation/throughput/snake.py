@@ -15,6 +15,8 @@ import numpy as np
 from arcade_gym.snake.env import warmup
 from arcade_gym.snake.game import SnakeGame
 from evaluation.throughput.report import (
+    VECTOR_BATCH,
+    add_vector_figures,
     env_memory_bytes,
     make_report,
     masked_random_steps,
@@ -90,11 +92,17 @@ def bench_snake(seconds: float = 3.0) -> dict[str, Any]:
         "snake_questions_per_s": questions(seconds),
         "snake_v0_env_bytes": env_memory_bytes(SNAKE_ID),
     }
+    durations: dict[str, float] = {}
+    add_vector_figures(results, durations, "snake_v0", SNAKE_ID, seconds)
     return make_report(
         "snake",
         seconds=seconds,
         compile_s=compile_s,
         results=results,
-        targets={"snake_v0_steps_per_s": 150_000},
+        targets={
+            "snake_v0_steps_per_s": 150_000,
+            f"snake_v0_vector{VECTOR_BATCH}_steps_per_s": 3_800_000,
+        },
         peer=peer_status("jumanji Snake-v1", "jumanji"),
+        durations=durations,
     )

@@ -12,6 +12,8 @@ from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.warmup import warmup
 from evaluation.throughput.report import (
+    VECTOR_BATCH,
+    add_vector_figures,
     env_memory_bytes,
     make_report,
     masked_random_steps,
@@ -115,6 +117,9 @@ def bench_tetris(seconds: float = 3.0) -> dict[str, Any]:
         "tetris_v3_env_bytes": env_memory_bytes("arcade_gym/Tetris-v3"),
         "primitive_env_bytes": env_memory_bytes("arcade_gym/TetrisPrimitive-v3"),
     }
+    durations: dict[str, float] = {}
+    add_vector_figures(results, durations, "tetris_v3", "arcade_gym/Tetris-v3", seconds)
+    add_vector_figures(results, durations, "primitive", "arcade_gym/TetrisPrimitive-v3", seconds)
     return make_report(
         "tetris",
         seconds=seconds,
@@ -125,6 +130,9 @@ def bench_tetris(seconds: float = 3.0) -> dict[str, Any]:
             "primitive_steps_per_s": 150_000,
             "candidate_questions_per_s": 50_000,
             "tetris_v3_env_bytes": 1_000_000,
+            f"tetris_v3_vector{VECTOR_BATCH}_steps_per_s": 300_000,
+            f"primitive_vector{VECTOR_BATCH}_steps_per_s": 2_000_000,
         },
         peer=peer_status("tetris-gymnasium", "tetris_gymnasium"),
+        durations=durations,
     )

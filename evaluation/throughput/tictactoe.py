@@ -16,32 +16,33 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from arcade_gym.core.warmup import warm
 from arcade_gym.multiagent import tictactoe_v0
-from arcade_gym.tictactoe.oracle import minimax_table
 from evaluation.benchmarks.arena.suite import build_suite, classify, selfplay_positions
-from evaluation.throughput.report import format_table, make_report, peer_status, rate
+from evaluation.throughput.report import (
+    VECTOR_BATCH,
+    add_vector_figures,
+    format_table,
+    make_report,
+    peer_status,
+    rate,
+)
 
-_warm = False
+GYM_ID = "arcade_gym/TicTacToe-v0"
 
 
 def warmup() -> float:
-    """Compile (or load from numba's cache) every kernel the figures use; seconds taken."""
-    global _warm
-    if _warm:
-        return 0.0
+    """Compile (or load from numba's cache) every kernel the figures use: the game's registered
+    warmup, then the suite classifier and the Tactician player; seconds taken."""
     t0 = time.perf_counter()
-    minimax_table()
+    warm("tictactoe")
+    rng = np.random.default_rng(0)
     for size in (3, 5, 10):
-        env = tictactoe_v0.env(size=size)
-        env.reset()
-        env.step(0)
-        rng = np.random.default_rng(0)
         for board, side in selfplay_positions(size, rng)[:6]:
             classify(board, side)
     from policies.tictactoe import make_player
 
     make_player("tactician").choose(np.zeros(100, np.int8), 1)
-    _warm = True
     return time.perf_counter() - t0
 
 
@@ -74,7 +75,7 @@ def aec_steps(seconds: float, size: int = 3, *, wrapped: bool = False, seed: int
 def gym_steps(seconds: float, size: int = 3, opponent: str = "random", seed: int = 0) -> float:
     """`gym.make("arcade_gym/TicTacToe-v0")` steps per second (each includes the opponent's
     reply), uniform legal moves, reset at episode end."""
-    env = gym.make("arcade_gym/TicTacToe-v0", size=size, opponent=opponent)
+    env = gym.make(GYM_ID, size=size, opponent=opponent)
     _, info = env.reset(seed=seed)
     u = np.random.default_rng(seed).random(1 << 16).tolist()
 
@@ -130,6 +131,8 @@ def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
         "oracle_5x5_positions_per_s": oracle_positions(seconds, 5),
         "oracle_10x10_positions_per_s": oracle_positions(seconds, 10),
     }
+    vector_s: dict[str, float] = {}
+    add_vector_figures(results, vector_s, "gym_3x3_vs_random", GYM_ID, seconds)
     build_suite.cache_clear()
     t0 = time.perf_counter()
     build_suite()
@@ -143,13 +146,17 @@ def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
         seconds=seconds,
         compile_s=compile_s,
         results=results,
-        targets={"aec_3x3_steps_per_s": 100_000},
+        targets={
+            "aec_3x3_steps_per_s": 100_000,
+            f"gym_3x3_vs_random_vector{VECTOR_BATCH}_steps_per_s": 2_500_000,
+        },
         peer=peer_status(
             "pettingzoo.classic.tictactoe_v3", "pygame", "needs pygame (pettingzoo[classic])"
         ),
         durations={
             "suite_build": suite_s,
             "tactician_arena": arena_s,
+            **vector_s,
         },
     )
 
