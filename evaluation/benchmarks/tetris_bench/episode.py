@@ -71,8 +71,12 @@ CAP_ENDS = (PIECE_CAP_END, TICK_CAP_END)
 
 def brain_identity(policy: object) -> dict[str, Any]:
     """The brain record of logs and results: the policy's identity plus `via` when known (its
-    own `via`, else the host or command its `run_identity()` reports)."""
+    own `via`, else the host or command its `run_identity()` reports), and the seed of the
+    seeded random baseline (so `verify` can re-derive its answers)."""
     brain = policy_identity(policy)
+    seed = getattr(policy, "seed", None)
+    if brain.get("slug") == "random" and isinstance(seed, int) and "seed" not in brain:
+        brain["seed"] = seed
     if brain.get("via"):
         return brain
     via = getattr(policy, "via", None)

@@ -17,8 +17,9 @@ from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, CAP_ENDS, T
 from evaluation.core.eventlog import LogContents
 from evaluation.core.registry import Replay
 
-DETERMINISTIC = ("heuristic", "search")
-"""Built-in brains whose answers `verify` re-derives from the questions (a relabelled log fails)."""
+DETERMINISTIC = ("heuristic", "search", "random")
+"""Built-in brains whose answers `verify` re-derives from the questions (a relabelled log fails).
+The random baseline is re-derived only when its header records its seed."""
 
 
 def reads_log(header: Mapping[str, Any]) -> bool:
@@ -90,4 +91,9 @@ def rederive(header: Mapping[str, Any]) -> Any:
         return None
     from policies.tetris import make_brain
 
+    if slug == "random":
+        seed = brain.get("seed") if isinstance(brain, Mapping) else None
+        if type(seed) is not int:
+            return None  # recorded before the seed was: identity recorded, not proven
+        return make_brain("random", seed=seed)
     return make_brain(str(slug))
