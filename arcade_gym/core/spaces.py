@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
 from numba import njit
 
 
@@ -98,3 +99,12 @@ def pick_legal(masks: np.ndarray, u: np.ndarray, out: np.ndarray) -> None:
                     out[i] = a
                     break
                 target -= 1
+
+
+@batch_space.register(MaskedDiscrete)
+def _batch_masked_discrete(space: MaskedDiscrete, n: int = 1) -> BatchMaskedDiscrete:
+    """`make_vec(..., "sync"|"async")` batches a `MaskedDiscrete` into a `BatchMaskedDiscrete`,
+    so `envs.action_space.sample(mask=infos["action_mask"])` takes the (N, A) masks as they
+    come. Without a mask it samples every action (the sub-envs' masks live in other objects or
+    processes); `arcade_gym.core.masked_vector.MaskedVectorEnv` keeps them live."""
+    return BatchMaskedDiscrete(int(space.n), np.ones((n, int(space.n)), np.int8))
