@@ -173,3 +173,30 @@ def test_the_readme_grades_reproduce(tmp_path: Path, capsys: pytest.CaptureFixtu
         "first-empty": (23.4, "F", 0),
     }
     shutil.rmtree(tmp_path / "run")
+
+
+def _alive(marker: str) -> list[str]:
+    """Command lines of live processes containing `marker`."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            text = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if marker in text and str(os.getpid()) != proc.name:
+            found.append(text)
+    return found
+
+
+@pytest.mark.slow
+def test_a_command_engine_that_leaves_children_leaves_no_process_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = "sleep 987"
+    engine = f'cmd:sh -c "{marker} & echo 0 0"'
+    run = tmp_path / "run"
+    argv = ["arena", "--policy", engine, "--output-dir", str(run), "--timeout-ms", "5000"]
+    assert cli.main(argv) == 0
+    assert "illegal moves" in capsys.readouterr().out
+    assert len(results_in(run)) == GAMES
+    assert _alive(marker) == []
