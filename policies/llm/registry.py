@@ -160,7 +160,7 @@ class ModelSpec(BaseModel):
         """The reply's cost: the provider's sane figure (`reported`), else tokens x pricing
         (`estimated`), else unknown (with a note when a figure was refused)."""
         return estimated_cost(
-            reply.reported if reply.reported.usd is not None else _reported(reply),
+            _reported(reply),
             None if self.pricing is None else self.pricing.input,
             None if self.pricing is None else self.pricing.output,
             reply.prompt_tokens,
@@ -174,8 +174,8 @@ class ModelSpec(BaseModel):
 
 
 def _reported(reply: ChatReply) -> CallCost:
-    """A reply built by hand with `cost_usd` but no `reported` block (tests, CLI replies)."""
-    if reply.cost_usd is not None:
+    """The reply's reported cost (a reply built by hand may carry only `cost_usd`)."""
+    if reply.reported.usd is None and reply.cost_usd is not None:
         return CallCost(reply.cost_usd, "reported")
     return reply.reported
 
