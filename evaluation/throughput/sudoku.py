@@ -24,6 +24,7 @@ from arcade_gym.sudoku.rules import parse_puzzle
 from arcade_gym.sudoku.sets import set_grids
 from arcade_gym.sudoku.warmup import compile_kernels
 from evaluation.throughput.report import (
+    add_vector_figures,
     env_memory_bytes,
     make_report,
     masked_random_steps,
@@ -85,6 +86,9 @@ def bench_sudoku(seconds: float = 3.0) -> dict[str, Any]:
         "sudoku_v0_generated_steps_per_s": masked_random_steps(ENV_ID, seconds),
         "sudoku_v0_env_bytes": env_memory_bytes(ENV_ID, set="v1"),
     }
+    durations: dict[str, float] = {}
+    if gym.spec(ENV_ID).vector_entry_point is not None:  # the native vector env is registered
+        add_vector_figures(results, durations, "sudoku_v0", ENV_ID, seconds, set="v1")
     return make_report(
         "sudoku",
         seconds=seconds,
@@ -97,4 +101,5 @@ def bench_sudoku(seconds: float = 3.0) -> dict[str, Any]:
             "sudoku_v0_steps_per_s": 150_000,
         },
         peer=peer_status("py-sudoku", "sudoku"),
+        durations=durations,
     )
