@@ -39,7 +39,7 @@ WARMUPS: dict[str, str] = {
     "minesweeper": "arcade_gym.minesweeper.engine:warmup",
     "tictactoe": "arcade_gym.tictactoe.warmup:compile_kernels",
     "sudoku": "arcade_gym.sudoku.warmup:compile_kernels",
-    "chess": "arcade_gym.chess.engine:warmup",
+    "chess": "arcade_gym.chess.warmup:compile_kernels",
 }
 """Game -> its warmup entry point (`arcade_gym.core.warmup.warm_all()` runs them all)."""
 

@@ -182,7 +182,7 @@ class ChessEnv(ArcadeEnv[np.ndarray]):
     def _opponent_plays(self) -> None:
         game = self.game
         move = self._choose(game.board.copy(stack=False))
-        if move not in game.moves:
+        if not game.is_legal(move):
             raise RuntimeError(
                 f"the opponent chose {move.uci()}, which is not legal in {game.board.fen()}"
             )
@@ -190,9 +190,7 @@ class ChessEnv(ArcadeEnv[np.ndarray]):
         game.play(move)
 
     def _sync_mask(self) -> None:
-        self._mask[:] = 0
-        if not self.game.over:
-            self._mask[self.game.actions] = 1
+        self.game.mask(out=self._mask)
 
     def _observation(self) -> np.ndarray:
         return self.game.observation(0 if self.side else 1)

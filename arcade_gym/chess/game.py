@@ -1,6 +1,9 @@
 """A chess game as the envs see it: the board, its observation history, its repetitions, and
 the legal moves with their action indices, computed once per ply.
 
+python-chess holds the board (push, FEN, SAN, insufficient material); the legal moves, the mask
+and the history rows come from one numba kernel per ply (`arcade_gym/chess/movegen.py`).
+
 The game ends on checkmate, stalemate, insufficient material, the third occurrence of a position,
 or the fiftieth move without a capture or pawn move (100 halfmoves). PettingZoo's `chess_v6` ends
 one ply earlier in the last two cases (when the side to move *could* claim the draw with its next
@@ -14,8 +17,9 @@ from typing import Any
 import chess
 import numpy as np
 
-from arcade_gym.chess.encoding import moves_to_actions
+from arcade_gym.chess.encoding import move_to_action
 from arcade_gym.chess.engine import HIST_WORDS, NO_EP, fill_observation
+from arcade_gym.chess.movegen import legal_moves, new_buffers
 from arcade_gym.chess.positions import start_board
 from arcade_gym.chess.rules import (
     ACTION_SIZE,
@@ -31,9 +35,9 @@ _CASTLING_STANDARD = ((chess.BB_H1, chess.BB_A1), (chess.BB_H8, chess.BB_A8))
 class ChessGame:
     """One game from a start position; `play(move)` / `play_action(a)` advance it.
 
-    `moves` / `actions` are the legal moves of the side to move and their indices (same order);
-    `termination` names how the game ended (None while it goes on) and `result` is "1-0", "0-1",
-    "1/2-1/2" or "*".
+    `moves` / `actions` are the legal moves of the side to move and their indices (same order,
+    built on demand; the envs read the mask); `termination` names how the game ended (None while
+    it goes on) and `result` is "1-0", "0-1", "1/2-1/2" or "*".
     """
 
     def __init__(self, variant: str = "standard", start: int | str | None = None) -> None:
@@ -41,6 +45,8 @@ class ChessGame:
         self.board = start_board(variant, start)
         self.start_fen = self.board.fen()
         self._hist = np.zeros((HISTORY, HIST_WORDS), np.uint64)
+        self._pos, self._mask, self._packed, self._actions = new_buffers()
+        self._n = 0
         self._newest = -1
         self._filled = 0
         self._seen: dict[Any, int] = {self._key(): 1}
@@ -48,7 +54,7 @@ class ChessGame:
         self.termination: str | None = None
         self.result = "*"
         self.winner: chess.Color | None = None
-        self._refresh()
+        self._refresh(-1, False)
 
     # --- the hot path -------------------------------------------------------------------------
     def play_action(self, action: int) -> chess.Move:
@@ -61,13 +67,17 @@ class ChessGame:
 
     def move_of(self, action: int) -> chess.Move | None:
         """The legal move with index `action`, or None when there is none."""
-        try:
-            return self.moves[self.actions.index(action)]
-        except ValueError:
+        if not (0 <= action < ACTION_SIZE and self._mask[action]):
             return None
+        return _unpack(int(self._packed[action]))
+
+    def is_legal(self, move: chess.Move) -> bool:
+        """Whether `move` is a legal move of the side to move (promotion piece included)."""
+        action = move_to_action(move, self.board.turn)
+        return action >= 0 and self.move_of(action) == move
 
     def play(self, move: chess.Move) -> None:
-        """Play a legal move (not checked: use `play_action` or check `move in moves`)."""
+        """Play a legal move (not checked: use `play_action` or `is_legal`)."""
         board = self.board
         board.push(move)
         if board.halfmove_clock == 0:
@@ -77,9 +87,7 @@ class ChessGame:
         self._seen[key] = count
         self._newest = slot = (self._newest + 1) % HISTORY
         self._filled += 1
-        ep = board.ep_square
-        self._hist[slot] = (*key[:8], NO_EP if ep is None else ep, count >= 2)
-        self._refresh()
+        self._refresh(slot, count >= 2)
 
     def _key(self) -> tuple[Any, ...]:
         """python-chess's transposition key (`Board._transposition_key`) read directly: the raw
@@ -101,12 +109,30 @@ class ChessGame:
             ep if ep is not None and board.has_legal_en_passant() else None,
         )
 
-    def _refresh(self) -> None:
+    def _refresh(self, slot: int, repeated: bool) -> None:
+        """The legal moves of the new position (and its history row in `slot`), then the end
+        rules."""
         board = self.board
-        self.moves = moves = list(board.generate_legal_moves())
-        self.actions = moves_to_actions(moves, board.turn)
-        if not moves:
-            if board.is_check():
+        ep = board.ep_square
+        self._pos[:] = (
+            board.pawns,
+            board.knights,
+            board.bishops,
+            board.rooks,
+            board.queens,
+            board.kings,
+            board.occupied_co[chess.WHITE],
+            board.occupied_co[chess.BLACK],
+            NO_EP if ep is None else ep,
+            board.castling_rights,
+            board.turn,
+            board.chess960,
+        )
+        self._n, in_check = legal_moves(
+            self._pos, self._hist, slot, repeated, self._mask, self._packed, self._actions
+        )
+        if not self._n:
+            if in_check:
                 self._end("checkmate", not board.turn)
             else:
                 self._end("stalemate", None)
@@ -121,7 +147,8 @@ class ChessGame:
         self.termination = termination
         self.winner = winner
         self.result = "1/2-1/2" if winner is None else ("1-0" if winner else "0-1")
-        self.moves, self.actions = [], []
+        self._n = 0
+        self._mask[:] = 0
 
     # --- views --------------------------------------------------------------------------------
     @property
@@ -134,14 +161,21 @@ class ChessGame:
         """Halfmoves played since the start position."""
         return len(self.board.move_stack)
 
+    @property
+    def actions(self) -> list[int]:
+        """The legal actions of the side to move (empty once the game is over)."""
+        return self._actions[: self._n].tolist()
+
+    @property
+    def moves(self) -> list[chess.Move]:
+        """The legal moves of the side to move, in the order of `actions`."""
+        return [_unpack(int(self._packed[a])) for a in self._actions[: self._n]]
+
     def mask(self, out: np.ndarray | None = None) -> np.ndarray:
-        """The int8 action mask (length 4672) of the side to move."""
+        """A copy of the int8 action mask (length 4672) of the side to move (into `out`)."""
         if out is None:
-            out = np.zeros(ACTION_SIZE, np.int8)
-        else:
-            out[:] = 0
-        if self.actions:
-            out[self.actions] = 1
+            return self._mask.copy()
+        np.copyto(out, self._mask)
         return out
 
     def observation(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -190,3 +224,8 @@ class ChessGame:
             f"action {action} is not a legal move for {'white' if self.board.turn else 'black'} "
             "here; choose an action whose action_mask entry is 1"
         )
+
+
+def _unpack(packed: int) -> chess.Move:
+    """A move from the kernel's packing `from | to << 6 | promotion << 12`."""
+    return chess.Move(packed & 63, (packed >> 6) & 63, (packed >> 12) or None)

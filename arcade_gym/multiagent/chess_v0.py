@@ -151,11 +151,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if not self._has_reset:
             raise RuntimeError("call reset() before observe()")
         game = self.game
-        player = AGENTS.index(agent)
-        mask = np.zeros(ACTION_SIZE, np.int8)
-        if agent == self.agent_selection and game.actions:
-            mask[game.actions] = 1
-        return {"observation": game.observation(player), "action_mask": mask}
+        mover = agent == self.agent_selection
+        return {
+            "observation": game.observation(0 if agent == AGENTS[0] else 1),
+            "action_mask": game.mask() if mover else np.zeros(ACTION_SIZE, np.int8),
+        }
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         if not self.agents:

@@ -97,7 +97,7 @@ def play_game(
     while True:
         name, choose = white if game.board.turn else black
         move = choose(game.board.copy())
-        if move not in game.moves:
+        if not game.is_legal(move):
             raise RuntimeError(f"{name} chose the illegal move {move} in {game.board.fen()}")
         game.play(move)
         if game.over:
