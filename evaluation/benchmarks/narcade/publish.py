@@ -10,7 +10,9 @@ settings within a game, and mixed rules versions.
 `compare(new, old)` pairs the two publications' episodes by seed for every model/game both hold:
 paired score differences, the absolute change of the mean and the percentage change (when the old
 mean is non-zero). Only the observation protocol may differ; changed model revisions, hardware,
-rules version or seeds are refused, since the difference would then not measure the protocol.
+rules version or seeds are refused, since the difference would then not measure the protocol, and
+so is an LLM whose run identity changed (the model id behind its slug, the endpoint host, the
+sampling or prompt settings, as its result files record them).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ def _entry(path: Path, data: Mapping[str, Any]) -> dict[str, Any]:
         "name": model.get("name"),
         "kind": model.get("kind"),
         "revision": model.get("revision"),
+        "runIdentity": model.get("runIdentity"),
         "hardware": data.get("hardware"),
         "protocol": data["versions"]["protocol"],
         "rules": data["versions"]["rules"],
@@ -228,6 +231,12 @@ def _compare_entry(game: str, new: Mapping[str, Any], old: Mapping[str, Any]) ->
                 f"{model} on {game}: {what} changed ({old.get(key)!r} -> {new.get(key)!r}); "
                 "compare runs of the same model revision on the same hardware"
             )
+    changed = _settings_changed(old.get("runIdentity"), new.get("runIdentity"))
+    if changed:
+        raise PublishError(
+            f"{model} on {game}: the model behind it changed ({'; '.join(changed[:5])}); "
+            "compare runs of the same model, endpoint and settings"
+        )
     old_scores = {int(e["seed"]): float(e["score"]) for e in old["episodes"]}
     new_scores = {int(e["seed"]): float(e["score"]) for e in new["episodes"]}
     if sorted(old_scores) != sorted(new_scores):
@@ -249,6 +258,18 @@ def _compare_entry(game: str, new: Mapping[str, Any], old: Mapping[str, Any]) ->
         "pairs": pairs,
         "protocol": {"old": old.get("protocol"), "new": new.get("protocol")},
     }
+
+
+def _settings_changed(old: Any, new: Any) -> list[str]:
+    """`key: old -> new` for each run-identity setting that differs (model id, endpoint host,
+    sampling, prompt version, ...); a publication without them (not an LLM) compares equal."""
+    old_map = old if isinstance(old, Mapping) else {}
+    new_map = new if isinstance(new, Mapping) else {}
+    return [
+        f"{key}: {old_map.get(key)!r} -> {new_map.get(key)!r}"
+        for key in sorted(set(old_map) | set(new_map))
+        if old_map.get(key) != new_map.get(key)
+    ]
 
 
 def publish(

@@ -183,6 +183,16 @@ def run_model(
                     say(f"{spec} {game}: FAILED, could not build the policy: {exc}")
                     return EXIT_FAILED
                 identity = identity_of(spec, policy)
+                changed = _identity_changed(current.data["model"], identity)
+                if changed:
+                    error = (
+                        f"the policy changed since the episodes kept from the earlier run "
+                        f"({'; '.join(changed[:3])}); resume with the same policy or choose a new "
+                        "--output-dir"
+                    )
+                    current.finish("failed", error)
+                    say(f"{spec} {game}: FAILED, {error}")
+                    return EXIT_FAILED
                 current.set_model(identity)
                 try:
                     record = play_narcade(policy, spec, config, seed, files.log)
@@ -233,6 +243,18 @@ def run_model(
         print(detail, file=sys.stderr, flush=True)
         return EXIT_FAILED
     return EXIT_FAILED if aborted else EXIT_OK
+
+
+def _identity_changed(kept: dict[str, Any], identity: dict[str, Any]) -> list[str]:
+    """How a newly built policy differs from the one that played the kept episodes (nothing
+    when no episode was kept): a result file never mixes two policies under one name."""
+    if set(kept) <= {"spec"}:
+        return []
+    return [
+        f"{key}: {kept.get(key)!r} -> {identity.get(key)!r}"
+        for key in sorted(set(kept) | set(identity))
+        if kept.get(key) != identity.get(key)
+    ]
 
 
 def _note(text: str) -> None:

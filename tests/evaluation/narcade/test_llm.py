@@ -61,6 +61,7 @@ def test_an_llm_model_plays_every_game_into_verified_logs(
     for game in GAMES:
         data = read_json(out / entry["files"][game])
         assert data["model"]["model"] == "test/first" and data["model"]["spec"] == "llm:first"
+        assert data["model"]["runIdentity"]["baseUrlHost"].startswith("127.0.0.1:")
         assert data["episodes"][0]["invalidActions"] == 0
     logs = log_files([out / "logs"])
     assert len(logs) == len(GAMES)

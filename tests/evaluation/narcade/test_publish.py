@@ -145,3 +145,35 @@ def test_compare_refuses_changed_revisions_hardware_rules_or_seeds(
         edit(changed)
         with pytest.raises(PublishError, match=needle):
             compare(changed, base)
+
+
+def test_compare_refuses_an_llm_whose_model_behind_the_slug_changed(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    def as_llm(model_id: str) -> Any:
+        def edit(d: dict[str, Any]) -> None:
+            d["model"]["runIdentity"] = {
+                "slug": "mine",
+                "modelId": model_id,
+                "baseUrlHost": "openrouter.ai",
+                "temperature": 0.0,
+            }
+
+        return edit
+
+    src = run_dir / "results" / "heuristic" / "snake.json"
+    old = publish(
+        [_edited(src, tmp_path / "a" / "snake.json", as_llm("org/m-1"))], "a", tmp_path / "a.json"
+    )
+    assert old["games"]["snake"]["entries"][0]["runIdentity"]["modelId"] == "org/m-1"
+    same = publish(
+        [_edited(src, tmp_path / "b" / "snake.json", as_llm("org/m-1"))], "b", tmp_path / "b.json"
+    )
+    assert compare(same, old)["games"]["snake"]["models"]["heuristic"]["meanChange"] == 0
+    other = publish(
+        [_edited(src, tmp_path / "c" / "snake.json", as_llm("org/m-2"))], "c", tmp_path / "c.json"
+    )
+    with pytest.raises(
+        PublishError, match=r"model behind it changed \(modelId: 'org/m-1' -> 'org/m-2'\)"
+    ):
+        compare(other, old)

@@ -285,3 +285,38 @@ def test_the_closing_table_marks_an_incomplete_mean(tmp_path: Path) -> None:
     failed = next(line for line in table if line.startswith("py:"))
     assert not heuristic.endswith("*") and failed.endswith("0.00*")
     assert table[-1].startswith("* incomplete")
+
+
+def test_resume_refuses_to_mix_episodes_of_a_changed_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.evaluation.narcade import fakes
+
+    real = core_episode.call_policy
+    calls = {"n": 0}
+
+    def interrupt_in_second_episode(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 13:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(core_episode, "call_policy", interrupt_in_second_episode)
+    out = tmp_path / "run"
+    spec = f"py:{HERE}:steady"
+    kw: dict[str, Any] = {"models": spec, "games": "snake", "max_decisions": 10, "isolate": False}
+    assert run(out, **kw) == 130
+    monkeypatch.setattr(core_episode, "call_policy", real)
+
+    def upgraded(game: str, seed: int) -> Any:
+        policy = fakes.Slow(game, seed, 0.0, "steady")
+        policy.adapter_version = "2"
+        return policy
+
+    monkeypatch.setattr(fakes, "steady", upgraded)
+    assert run(out, resume=True, **kw) == 1
+    folder = read_json(out / "manifest.json")["models"][spec]["files"]["snake"].split("/")[1]
+    data = result(out, folder, "snake")
+    assert data["status"] == "failed" and "the policy changed" in data["error"]
+    assert "adapterVersion: '1' -> '2'" in data["error"]
+    assert [e["seed"] for e in data["episodes"]] == [100]
