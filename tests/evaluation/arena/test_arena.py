@@ -27,6 +27,7 @@ from evaluation.benchmarks.arena.suite import (
     classify,
     match_schedule,
 )
+from evaluation.core.verify import verify_paths
 from policies.base import DecisionContext
 from policies.specs import SpecError, SpecOptions, make_policy
 from policies.tictactoe import make_player
@@ -229,6 +230,7 @@ def test_a_timeout_is_an_illegal_move_and_caps_the_grade(tmp_path: Path) -> None
     assert report.illegal_moves[0].reason.startswith("timeout")
     assert report.score >= 85 and report.grade == "C"
     assert report.to_dict()["capped"] is True
+    assert all(r.ok for r in verify_paths([tmp_path / "run" / "logs"]))  # a timeout replays too
 
 
 def test_policy_specs_name_the_arena_engines() -> None:
