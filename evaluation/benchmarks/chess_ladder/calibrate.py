@@ -213,9 +213,11 @@ def calibrate(
             "games": len(records),
             "pairs": [{"a": r.a, "b": r.b, "scoreA": r.score_a, "games": r.games} for r in results],
             "variant": "standard",
+            "notes": shutout_notes(results),
             "adjudicationNodes": nodes,
             "virtualDrawsPerPair": 1,
             "cpuSeconds": round(cpu, 1),
+            "cpuSecondsCounts": "this process and the engine processes it reaped",
             "wallSeconds": round(time.time() - t0, 1),
             "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         },
@@ -223,6 +225,20 @@ def calibrate(
     Path(output).parent.mkdir(parents=True, exist_ok=True)
     Path(output).write_text(json.dumps(ladder, indent=2) + "\n")
     return ladder
+
+
+def shutout_notes(results: Sequence[PairResult]) -> list[str]:
+    """One line per pair that met where one side scored every point: that gap rests on the
+    virtual draw, not on measured games."""
+    notes = []
+    for r in results:
+        if r.games and r.score_a in (0.0, float(r.games)):
+            winner, loser = (r.a, r.b) if r.score_a else (r.b, r.a)
+            notes.append(
+                f"{winner} scored {r.games}/{r.games} against {loser}: their gap rests on the "
+                "virtual draw (a lower bound on the true gap)"
+            )
+    return notes
 
 
 def _chooser(name: str, seed: str) -> tuple[Chooser, Callable[[], None]]:
