@@ -54,3 +54,12 @@ def check_optional_callable(name: str, value: object) -> Any:
     if value is not None and not callable(value):
         raise TypeError(f"{name} must be callable or None, got {value!r}")
     return value
+
+
+def check_reward(name: str, value: object) -> float:
+    """A finite number (an `illegal_reward`)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return float(value)

@@ -52,7 +52,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade_gym.core.actions import action_index
-from arcade_gym.core.args import check_choice
+from arcade_gym.core.args import check_choice, check_reward
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import MaskedDiscrete
 
@@ -106,13 +106,7 @@ class ArcadeEnv(gym.Env[Any, np.int64], Generic[ObsT]):
         self._mask = mask
         self.action_space = MaskedDiscrete(self._n_actions, mask)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
-        if isinstance(illegal_reward, bool) or not isinstance(
-            illegal_reward, int | float | np.integer | np.floating
-        ):
-            raise TypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
-        if not np.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self._phase = _NEW
 
     def _setup_observation(self, space: spaces.Space[Any], observation: str = "dict") -> None:

@@ -32,7 +32,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from arcade_gym.core.args import check_choice, check_int
+from arcade_gym.core.args import check_choice, check_int, check_reward
 from arcade_gym.core.env import ILLEGAL_ACTION_MODES
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import BatchMaskedDiscrete
@@ -74,13 +74,7 @@ class ArcadeVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         )
         self.observation_space = batch_space(self.single_observation_space, n)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
-        if isinstance(illegal_reward, bool) or not isinstance(
-            illegal_reward, int | float | np.integer | np.floating
-        ):
-            raise TypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
-        if not np.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self._rngs: list[np.random.Generator | None] = [None] * n
         self._seeds: np.ndarray = np.zeros((n, SEED_BLOCK), seed_dtype)
         self._seed_pos = np.full(n, SEED_BLOCK, np.int64)

@@ -18,6 +18,21 @@ from arcade_gym.minesweeper.rules import CAPPED, DIFFICULTIES, MAX_DECISIONS, PL
 
 
 @njit(cache=True)
+def _reset_one(
+    field: np.ndarray,
+    view: np.ndarray,
+    st: np.ndarray,
+    stack: np.ndarray,
+    mask: np.ndarray,
+    seeds: np.ndarray,
+    seed_pos: np.ndarray,
+    i: int,
+) -> None:
+    E.new_board(seeds[i, seed_pos[i]], field[i], view[i], st[i], stack[i], mask[i])
+    seed_pos[i] += 1
+
+
+@njit(cache=True)
 def reset_games(
     field: np.ndarray,
     view: np.ndarray,
@@ -30,9 +45,7 @@ def reset_games(
 ) -> None:
     """New boards in the listed slots, each from its next pre-drawn seed."""
     for j in range(games.shape[0]):
-        i = games[j]
-        E.new_board(seeds[i, seed_pos[i]], field[i], view[i], st[i], stack[i], mask[i])
-        seed_pos[i] += 1
+        _reset_one(field, view, st, stack, mask, seeds, seed_pos, games[j])
 
 
 @njit(cache=True)
@@ -56,8 +69,7 @@ def step_games(
         term[i] = False
         trunc[i] = False
         if needs_reset[i]:
-            E.new_board(seeds[i, seed_pos[i]], field[i], view[i], st[i], stack[i], mask[i])
-            seed_pos[i] += 1
+            _reset_one(field, view, st, stack, mask, seeds, seed_pos, i)
             needs_reset[i] = False
             continue
         if actions[i] < 0:
