@@ -47,13 +47,17 @@ class SpecError(ValueError):
 @dataclass(frozen=True)
 class SpecOptions:
     """What a spec may need besides its text: the episode seed for seeded built-ins, the
-    per-move time limit for external programs, and the LLM registry and endpoint."""
+    per-move time limit for external programs, and for chat models the registry, endpoint,
+    response cache, the run's cost meter (`--max-cost-usd`) and transcripts."""
 
     seed: int = 0
     timeout_ms: float | None = None
     models_file: str | None = None
     base_url: str | None = None
     preflight: bool = True
+    cache_dir: str | None = None
+    meter: Any = None
+    transcripts: bool = False
     extra: Mapping[str, Any] | None = None
 
 
@@ -122,28 +126,54 @@ def _py(body: str, game: str, options: SpecOptions) -> Any:
     return factory(game, options.seed)
 
 
-def _llm(body: str, game: str, options: SpecOptions) -> Any:
-    """The game's LLM lane for registered model `body`; one pre-flight call checks the key,
-    model and server before any game (unless `options.preflight` is off)."""
-    from policies import llm
-
-    lanes: dict[str, Callable[..., Any]] = {
-        "tetris": lambda slug, **kw: llm.make_llm_brain(slug, **kw),
-        "tetris-controls": lambda slug, **kw: llm.make_llm_narcade_policy(slug, "tetris", **kw),
-        "snake": lambda slug, **kw: llm.make_llm_narcade_policy(slug, "snake", **kw),
-        "minesweeper": lambda slug, **kw: llm.make_llm_narcade_policy(slug, "minesweeper", **kw),
-        "tictactoe": lambda slug, **kw: llm.make_llm_ttt_engine(slug, **kw),
+def _chat_options(options: SpecOptions) -> dict[str, Any]:
+    return {
+        "cache_dir": options.cache_dir,
+        "meter": options.meter,
+        "transcripts": options.transcripts,
     }
-    lane = lanes.get(game)
-    if lane is None:
-        raise SpecError(f"llm: models do not play {game} yet")
-    try:
-        policy = lane(body, models_file=options.models_file, base_url=options.base_url)
-        if options.preflight:
-            llm.preflight(policy.spec, policy.client)
-    except (llm.RegistryError, llm.PreflightError, OSError) as error:
-        raise SpecError(f"llm:{body}: {error}") from None
+
+
+def _checked(policy: Any, what: str, options: SpecOptions) -> Any:
+    """One pre-flight call in the benchmark's own reply format (unless switched off)."""
+    from policies.llm import PreflightError
+
+    if options.preflight:
+        try:
+            policy.preflight()
+        except (PreflightError, OSError) as error:
+            raise SpecError(f"{what}: {error}") from None
     return policy
+
+
+def _llm(body: str, game: str, options: SpecOptions) -> Any:
+    """The game's chat lane for registered model `body`."""
+    from policies.llm import RegistryError
+    from policies.llm.lanes import make_llm_policy
+
+    try:
+        policy = make_llm_policy(
+            body,
+            game,
+            models_file=options.models_file,
+            base_url=options.base_url,
+            **_chat_options(options),
+        )
+    except (RegistryError, ValueError, OSError) as error:
+        raise SpecError(f"llm:{body}: {error}") from None
+    return _checked(policy, f"llm:{body}", options)
+
+
+def _cli(body: str, game: str, options: SpecOptions) -> Any:
+    """An agent command-line tool playing the game's chat lane (prompt on stdin, reply on
+    stdout, one process per decision)."""
+    from policies.llm.lanes import make_cli_policy
+
+    try:
+        policy = make_cli_policy(body, game, **_chat_options(options))
+    except ValueError as error:
+        raise SpecError(f"cli:{body}: {error}") from None
+    return _checked(policy, f"cli:{body}", options)
 
 
 def _text_engine(kind: str) -> Callable[[str, str, SpecOptions], Any]:
@@ -178,7 +208,7 @@ PREFIXES: dict[str, Callable[[str, str, SpecOptions], Any]] = {
     "py": _py,
     "bf": _text_engine("bf"),
     "cmd": _text_engine("cmd"),
-    "cli": _text_engine("cli"),
+    "cli": _cli,
     "uci": _uci,
     "sb3": _sb3,
 }

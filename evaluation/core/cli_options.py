@@ -4,9 +4,11 @@ LLM endpoint options, so each sub-command spells them the same way."""
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Sequence
+from typing import Any
 
-from policies.specs import SpecOptions, split_specs
+from policies.specs import SpecError, SpecOptions, split_specs
 
 POLICY_HELP = (
     "a policy SPEC, repeatable or comma-separated: a built-in NAME, llm:SLUG, py:MODULE:FACTORY, "
@@ -38,7 +40,7 @@ def policies_from(args: argparse.Namespace) -> list[str]:
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:
-    """Where `llm:SLUG` policies come from."""
+    """Where `llm:SLUG` policies come from, what they may cost, and what is kept of them."""
     parser.add_argument(
         "--models-file",
         metavar="PATH",
@@ -49,12 +51,43 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="OpenAI-compatible endpoint for llm:SLUG policies, e.g. http://127.0.0.1:11434/v1",
     )
+    parser.add_argument(
+        "--max-cost-usd",
+        type=float,
+        metavar="X",
+        help="stop the run cleanly (resumable) before LLM calls could cost more than X dollars",
+    )
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="replay identical LLM requests from DIR (a re-run with the same settings makes no "
+        "requests and writes the same logs); off by default",
+    )
+    parser.add_argument(
+        "--transcripts",
+        action="store_true",
+        help="also log the full request messages of every LLM decision (large)",
+    )
 
 
-def spec_options(args: argparse.Namespace, **more: object) -> SpecOptions:
-    """SpecOptions from the parsed model options (and any field given in `more`)."""
+def spec_options(args: argparse.Namespace, *, spent_usd: float = 0.0, **more: Any) -> SpecOptions:
+    """SpecOptions from the parsed model options (and any field given in `more`). With
+    `--max-cost-usd` every policy of the run shares one cost meter that starts at `spent_usd`
+    (what the finished games of a resumed run cost)."""
+    cap = getattr(args, "max_cost_usd", None)
+    meter = getattr(args, "cost_meter", None)  # one meter for every policy of the run
+    if cap is not None and meter is None:
+        if not (math.isfinite(cap) and cap > 0):
+            raise SpecError(f"--max-cost-usd must be a positive number of dollars, got {cap}")
+        from policies.llm.cost_meter import CostMeter
+
+        meter = CostMeter(cap, spent_usd=spent_usd)
+        args.cost_meter = meter
     return SpecOptions(
         models_file=getattr(args, "models_file", None),
         base_url=getattr(args, "base_url", None),
-        **more,  # type: ignore[arg-type]
+        cache_dir=getattr(args, "cache", None),
+        meter=meter,
+        transcripts=bool(getattr(args, "transcripts", False)),
+        **more,
     )
