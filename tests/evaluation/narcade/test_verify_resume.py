@@ -3,6 +3,7 @@ or a relabelled policy fails at its decision, a killed run resumes, planted file
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -205,3 +206,36 @@ def test_verify_fails_a_log_whose_episode_record_disagrees(run_dir: Path, tmp_pa
     record.write_text(json.dumps(data))
     report = verify_log(copy_dir / "logs" / "heuristic" / "snake" / "100.jsonl")
     assert report.status == "fail" and "its result file says policy" in report.message
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status  # a zombie has exited
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_a_models_process_ends_when_the_run_is_killed(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "evaluation.cli", "narcade", "--policy"]
+    command += [f"py:{HERE}:steady", "--games", "snake", "--episodes", "3", "--mode", "lockstep"]
+    command += ["--max-decisions", "400", "--quiet", "--output-dir", str(out)]
+    process = subprocess.Popen(command, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list(out.glob("logs/*/*/*.jsonl")):
+            time.sleep(0.05)
+        task = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+        children = [int(pid) for pid in task.read_text().split()]
+        assert children, "the model runs in its own process"
+        process.kill()  # the run only: its model's process is orphaned
+        process.wait(30)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in children)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
