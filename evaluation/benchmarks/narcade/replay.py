@@ -3,7 +3,8 @@
 The header's `settings` rebuild the `NarcadeEpisode` at its start (`episode.py`); the recorded
 calls then go through the one loop (`evaluation/core/episode.py`). A log of another rules version,
 observation protocol or task statement is refused. A game recorded as ended by `time cap` is
-replayed to the recorded number of decisions (wall time cannot be re-simulated).
+replayed to the recorded number of decisions (wall time cannot be re-simulated), and only when
+the header says the game had a time cap at all.
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ def replay(contents: LogContents) -> Replay:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"a NARCADE seed is a whole number, got {seed!r}")
     result = None if contents.result is None else {**contents.result, "type": "result"}
-    end_after = len(contents.events) if result and result.get("endReason") == TIME_CAP else None
+    end_after = None
+    if result is not None and result.get("endReason") == TIME_CAP:
+        if config.max_seconds is None:
+            raise ValueError("the result claims a time cap but the game had no --max-seconds")
+        end_after = len(contents.events)
     return Replay(NarcadeEpisode(config, seed, end_after=end_after), contents.events, result)
 
 

@@ -3,6 +3,7 @@ realtime and the caps."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,10 @@ def test_max_seconds_caps_tetris_only_and_a_time_cap_replays(tmp_path: Path) -> 
     )
     assert tetris.end_reason == "time cap" and tetris.decisions == 2
     assert verify_log(tmp_path / "t").ok
+    lines = [json.loads(line) for line in (tmp_path / "t").read_text().splitlines()]
+    lines[0]["settings"]["maxSeconds"] = None  # a time cap the game never had
+    (tmp_path / "forged").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert "no --max-seconds" in verify_log(tmp_path / "forged").message
     snake = play_narcade(
         Slow("snake", 100), "slow", EpisodeConfig.of(settings, "snake"), 100, tmp_path / "s"
     )
