@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ NEWSPAPER_SOLUTION = (
 )
 
 
-def make(**kw: object) -> gym.Env:  # type: ignore[type-arg]
+def make(**kw: Any) -> Any:
     return gym.make(ENV_ID, **kw)
 
 

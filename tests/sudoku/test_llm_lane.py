@@ -38,7 +38,7 @@ class Handler(ChatHandler):
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ChatServer]:
     monkeypatch.setenv(KEY_ENV, "sk-local-test")
-    state = {"requests": [], "replies": deque()}
+    state: dict[str, Any] = {"requests": [], "replies": deque()}
     with serving(ChatServer(Handler, state)) as srv:
         yield srv
 
