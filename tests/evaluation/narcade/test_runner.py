@@ -325,3 +325,12 @@ def test_resume_refuses_to_mix_episodes_of_a_changed_policy(
     assert data["status"] == "failed" and "the policy changed" in data["error"]
     assert "adapterVersion: '1' -> '2'" in data["error"]
     assert [e["seed"] for e in data["episodes"]] == [100]
+
+
+@pytest.mark.parametrize("where", ["under-a-file", "/proc/narcade-run"])
+def test_an_output_directory_that_cannot_be_made_is_one_message(tmp_path: Path, where: str) -> None:
+    (tmp_path / "file").write_text("x")
+    out = tmp_path / "file" / "run" if where == "under-a-file" else Path(where)
+    messages: list[str] = []
+    assert run(out, models="random", games="snake", log=messages.append) == 2
+    assert len(messages) == 1 and "--output-dir" in messages[0]
