@@ -23,3 +23,76 @@ def test_maskable_ppo_example_trains(
     monkeypatch.setattr(sys, "argv", ["train_maskable_ppo.py", "--steps", "512"])
     runpy.run_path(str(EXAMPLES / "train_maskable_ppo.py"), run_name="__main__")
     assert "after 512 steps" in capsys.readouterr().out
+
+
+def _run_example(monkeypatch: pytest.MonkeyPatch, script: str, *args: str) -> None:
+    monkeypatch.setattr(sys, "argv", [script, *args])
+    runpy.run_path(str(EXAMPLES / script), run_name="__main__")
+
+
+@pytest.mark.parametrize("method", ["cem", "ppo"])
+def test_train_tetris_saves_a_model_that_sb3_plays(
+    method: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    from arcade_gym.tetris.contract import validate
+    from arcade_gym.tetris.game import TetrisGame
+    from policies.specs import make_policy
+
+    out = tmp_path / f"tetris-{method}.zip"
+    budget = ["--timesteps", "1000", "--population", "2", "--games", "1"]
+    if method == "ppo":
+        budget = ["--timesteps", "512", "--envs", "2"]
+    _run_example(
+        monkeypatch, "train_tetris.py", "--method", method, "--out", str(out),
+        "--eval-games", "1", *budget,
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert f"saved {out}" in printed and ("cem generation 1" in printed or "ppo steps" in printed)
+    question = TetrisGame("seed-01").question()
+    assert validate(make_policy(f"sb3:{out}", "tetris").act(question), question).usable
+
+
+def test_train_snake_saves_a_model_that_sb3_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("stable_baselines3")
+    import gymnasium as gym
+
+    from policies.specs import make_policy
+
+    out = tmp_path / "snake.zip"
+    _run_example(
+        monkeypatch, "train_snake.py", "--timesteps", "2048", "--envs", "8", "--out", str(out),
+        "--eval-games", "1",
+    )  # fmt: skip
+    assert "mean length" in capsys.readouterr().out
+    env = gym.make("arcade_gym/Snake-v0", include_question=True)
+    _, info = env.reset(seed=0)
+    assert make_policy(f"sb3:{out}", "snake").act(info["question"]).action in (
+        "up",
+        "right",
+        "down",
+        "left",
+    )
+
+
+def test_train_tictactoe_saves_a_model_that_sb3_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("stable_baselines3")
+    from arcade_gym.tictactoe.game import TicTacToeGame
+    from policies.specs import make_policy
+
+    out = tmp_path / "ttt.zip"
+    _run_example(
+        monkeypatch, "train_tictactoe.py", "--timesteps", "1024", "--envs", "8", "--out", str(out),
+        "--eval-games", "2",
+    )  # fmt: skip
+    assert "vs perfect:" in capsys.readouterr().out
+    game = TicTacToeGame(3)
+    answer = make_policy(f"sb3:{out}", "tictactoe").act(game.question())
+    assert 0 <= answer.row < 3 and 0 <= answer.col < 3

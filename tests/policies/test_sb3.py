@@ -271,3 +271,35 @@ def test_a_model_of_another_board_size_is_refused(models: dict[str, Path]) -> No
     policy = make_policy(f"sb3:{models['dqn-ttt']}", "tictactoe")
     with pytest.raises(ValueError, match="shape"):
         policy.act(TicTacToeGame(5).question())
+
+
+# --- the native vector env as an SB3 VecEnv ---------------------------------------------------
+def test_native_vec_env_resets_finished_games_at_once_like_single_envs() -> None:
+    from policies.sb3.vecenv import NativeVecEnv
+
+    n, seed = 3, 11
+    vector = gym.make_vec(
+        "arcade_gym/Snake-v0", num_envs=n, vectorization_mode="vector_entry_point"
+    )
+    venv = NativeVecEnv(vector, seed=seed)
+    singles = [gym.make("arcade_gym/Snake-v0") for _ in range(n)]
+    expected = [env.reset(seed=seed + i)[0] for i, env in enumerate(singles)]
+    observations = venv.reset()
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(150):
+        for i in range(n):
+            _assert_same(expected[i], {k: v[i] for k, v in observations.items()})
+        actions = rng.integers(0, 4, n)
+        venv.step_async(actions)
+        observations, rewards, dones, infos = venv.step_wait()
+        for i, env in enumerate(singles):
+            obs, reward, terminated, truncated, _ = env.step(int(actions[i]))
+            assert rewards[i] == reward and dones[i] == (terminated or truncated)
+            if dones[i]:
+                finished += 1
+                _assert_same(obs, infos[i]["terminal_observation"])
+                obs, _ = env.reset()
+            expected[i] = obs
+    assert finished > 0
+    assert venv.action_masks().shape == (n, 4)

@@ -1,0 +1,221 @@
+"""Teach Tetris from the afterstate features of `Tetris-v3`: noisy cross-entropy and MaskablePPO.
+
+Both learners rank the candidate placements by a function of the board each one leads to (the
+`placements` observation, `arcade_gym/tetris/env.py`), the way El-Tetris does:
+
+- `--method cem`: the classic baseline. A noisy cross-entropy method (Szita & Lorincz) over linear
+  weights of the ten placement features; every candidate weight vector plays whole games inside
+  one numba kernel on the engine (no env, no Python per piece). The best mean is saved as an SB3
+  model (`policies/sb3/afterstate.py`, linear) that `sb3:` plays.
+- `--method ppo`: MaskablePPO (sb3-contrib) with `AfterstatePolicy`: one small network scores
+  every row with shared weights; the reward is the score delta / 100 minus a top-out penalty.
+
+Each prints progress and saves a model, then plays it for a few seeds. Score it on the 30 public
+seeds through the official harness:
+
+    arcade-eval tetris --policy sb3:models/tetris-cem.zip --official --output-dir runs/cem
+
+Budgets: `--minutes` (wall time) and/or `--timesteps` (PPO env steps; CEM games = timesteps /
+500). Needs the `rl` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import torch
+from numba import njit
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+import arcade_gym  # noqa: F401  (registers the arcade_gym/ envs)
+from arcade_gym.tetris import engine as E
+from arcade_gym.tetris.game import TetrisGame
+from arcade_gym.tetris.rules import END_NONE, END_TOP_OUT, PLACEMENT_FEATURE_NAMES
+from policies.sb3.afterstate import AfterstatePolicy
+
+N_FEATURES = len(PLACEMENT_FEATURE_NAMES)
+
+
+# --- the cross-entropy baseline ----------------------------------------------------------------
+@njit(cache=True)
+def play_linear(
+    board: np.ndarray,
+    st: np.ndarray,
+    seq: np.ndarray,
+    cinfo: np.ndarray,
+    cfeat: np.ndarray,
+    weights: np.ndarray,
+) -> None:
+    """Play a game to its end, each piece at the listed placement whose features score highest
+    under `weights` (the first on a tie: the lowest action index, as `argmax` picks)."""
+    while st[E.S_END] == END_NONE:
+        best = -np.inf
+        pick = 0
+        for k in range(st[E.S_NCAND]):
+            s = (
+                weights[0] * cinfo[k, E.C_LINES]
+                + weights[1] * cinfo[k, E.C_SCORE_DELTA]
+                + weights[2] * cinfo[k, E.C_TOP_OUT]
+            )
+            for f in range(7):
+                s += weights[3 + f] * cfeat[k, E.F_MAX_HEIGHT + f]
+            if s > best:
+                best = s
+                pick = k
+        E.play_placement(board, st, seq, cinfo[pick])
+        E.end_tick(st)
+        if st[E.S_END] == END_NONE:
+            E.generate_candidates(board, st, seq, cinfo, cfeat)
+
+
+def play_game(weights: np.ndarray, seed: str | int) -> tuple[int, int]:
+    """(score, lines) of one 500-piece game played greedily by `weights`."""
+    game = TetrisGame(seed)
+    play_linear(game.board, game.st, game.seq, game.cinfo, game.cfeat, weights)
+    return game.score, game.lines
+
+
+def train_cem(args: argparse.Namespace) -> Path:
+    """Noisy CEM: sample weights from N(mean, std^2 + noise), keep the elite fraction by mean
+    score over a few training seeds (fresh each generation), refit, decay the noise."""
+    rng = np.random.default_rng(args.seed)
+    mean = np.zeros(N_FEATURES)
+    std = np.full(N_FEATURES, 1.0)
+    population, elite, games = args.population, max(2, args.population // 5), args.games
+    budget_games = args.timesteps // 500 if args.timesteps else None
+    deadline = time.monotonic() + 60 * args.minutes
+    played, generation, best = 0, 0, (-1.0, mean)
+    while time.monotonic() < deadline and (budget_games is None or played < budget_games):
+        noise = max(0.0, args.noise * (1 - generation / 30))
+        samples = mean + rng.standard_normal((population, N_FEATURES)) * np.sqrt(std**2 + noise)
+        seeds = [int(s) for s in rng.integers(0, 2**62, games)]
+        scores = np.array([np.mean([play_game(w, s)[0] for s in seeds]) for w in samples])
+        played += population * games
+        order = np.argsort(scores)[::-1][:elite]
+        mean, std = samples[order].mean(0), samples[order].std(0)
+        generation += 1
+        if scores[order[0]] > best[0]:
+            best = (float(scores[order[0]]), samples[order[0]].copy())
+        print(
+            f"cem generation {generation}: games {played}, elite mean score "
+            f"{scores[order].mean():.0f}, best {scores[order[0]]:.0f}",
+            flush=True,
+        )
+    weights = mean if generation else best[1]
+    env = gym.make("arcade_gym/Tetris-v3")
+    model = MaskablePPO(AfterstatePolicy, env, policy_kwargs={"hidden": 0}, seed=args.seed)
+    model.policy.set_linear_weights(weights)
+    out = Path(args.out or "models/tetris-cem.zip")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    print(
+        "cem weights "
+        + " ".join(f"{n}={w:.3g}" for n, w in zip(PLACEMENT_FEATURE_NAMES, weights, strict=True))
+    )
+    return out
+
+
+# --- MaskablePPO with afterstate scoring ---------------------------------------------------------
+def shaped_reward(game: TetrisGame, delta: int) -> float:
+    """Score delta / 100 (drops reward low placements, clears lines), -10 on a top-out."""
+    return delta / 100.0 - (10.0 if game.st[E.S_END] == END_TOP_OUT else 0.0)
+
+
+class Progress(BaseCallback):
+    """Prints the mean lines and score of finished games now and then; stops at the deadline."""
+
+    def __init__(self, deadline: float, every: int = 20_000) -> None:
+        super().__init__()
+        self.deadline, self.every, self.next_print = deadline, every, every
+        self.lines: list[int] = []
+        self.scores: list[int] = []
+
+    def _on_step(self) -> bool:
+        for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+            if done:
+                self.lines.append(info["lines"])
+                self.scores.append(info["score"])
+        if self.num_timesteps >= self.next_print:
+            self.next_print += self.every
+            recent = slice(-50, None)
+            print(
+                f"ppo steps {self.num_timesteps}: games {len(self.lines)}, last 50 mean lines "
+                f"{np.mean(self.lines[recent] or [0]):.1f}, score "
+                f"{np.mean(self.scores[recent] or [0]):.0f}",
+                flush=True,
+            )
+        return time.monotonic() < self.deadline
+
+
+def train_ppo(args: argparse.Namespace) -> Path:
+    def make() -> gym.Env:
+        return gym.make("arcade_gym/Tetris-v3", reward_fn=shaped_reward)
+
+    env = DummyVecEnv([make] * args.envs)
+    model = MaskablePPO(
+        AfterstatePolicy,
+        env,
+        n_steps=256,
+        batch_size=512,
+        n_epochs=4,
+        gamma=0.995,
+        learning_rate=1e-3,
+        ent_coef=0.003,
+        policy_kwargs={"hidden": 32},
+        seed=args.seed,
+        verbose=0,
+    )
+    deadline = time.monotonic() + 60 * args.minutes
+    steps = args.timesteps or 10**9
+    model.learn(
+        total_timesteps=steps, callback=Progress(deadline, every=max(256, min(steps // 20, 20_000)))
+    )
+    out = Path(args.out or "models/tetris-ppo.zip")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    return out
+
+
+def evaluate(path: Path, seeds: int) -> None:
+    """Play the saved model greedily (masked argmax) on `seeds` training-style seeds."""
+    model = MaskablePPO.load(path, device="cpu")
+    env = gym.make("arcade_gym/Tetris-v3")
+    for seed in range(seeds):
+        observation, info = env.reset(seed=10_000 + seed)
+        done = False
+        while not done:
+            action, _ = model.predict(
+                observation, deterministic=True, action_masks=info["action_mask"].astype(bool)
+            )
+            observation, _, terminated, truncated, info = env.step(int(action))
+            done = terminated or truncated
+        print(f"{path.name} game {seed}: score {info['score']}, lines {info['lines']}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--method", choices=("cem", "ppo"), default="cem")
+    parser.add_argument("--minutes", type=float, default=15.0, help="wall-time budget")
+    parser.add_argument("--timesteps", type=int, default=0, help="step budget (0: minutes only)")
+    parser.add_argument("--out", default="", help="model path (default models/tetris-<method>.zip)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--population", type=int, default=40, help="CEM samples a generation")
+    parser.add_argument("--games", type=int, default=2, help="CEM games per sample")
+    parser.add_argument("--noise", type=float, default=4.0, help="CEM added variance, decays")
+    parser.add_argument("--envs", type=int, default=8, help="PPO parallel envs")
+    parser.add_argument("--eval-games", type=int, default=2, help="games played after training")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    path = train_cem(args) if args.method == "cem" else train_ppo(args)
+    print(f"saved {path}")
+    evaluate(path, args.eval_games)
+
+
+if __name__ == "__main__":
+    main()
