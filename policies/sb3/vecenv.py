@@ -43,7 +43,7 @@ class NativeVecEnv(VecEnv):
         observations, rewards, terminated, truncated, info = venv.step(self._actions)
         done = terminated | truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(done):
+        for i in map(int, np.flatnonzero(done)):
             infos[i]["terminal_observation"] = _row(observations, i)
             infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
             for key, value in info.items():
