@@ -23,12 +23,13 @@ from hypothesis import strategies as st
 
 from arcade_gym.tetris.contract import AgentInput, validate
 from arcade_gym.tetris.game import TetrisGame
-from evaluation.benchmarks.tetris import RunConfig, run_tetris_bench
-from evaluation.harness import play_tetris
-from evaluation.logs import read_log
-from evaluation.policy_call import call_policy
-from evaluation.stats import cost_per_100
-from evaluation.verify import verify_log, verify_paths
+from evaluation.benchmarks.tetris_bench.episode import play_tetris
+from evaluation.benchmarks.tetris_bench.leaderboard import cost_per_100
+from evaluation.benchmarks.tetris_bench.runner import RunConfig, run_tetris_bench
+from evaluation.core.episode import RunStoppedError
+from evaluation.core.eventlog import read_log
+from evaluation.core.policy_call import call_policy
+from evaluation.core.verify import verify_log, verify_paths
 from policies.base import DecisionContext
 from policies.llm import (
     ChatClient,
@@ -463,7 +464,7 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def ticks(log: Path) -> list[dict[str, Any]]:
-    return [event for event in read_log(log).events if event.get("type") == "tick"]
+    return [event for event in read_log(log).events if event.get("type") == "decision"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -483,9 +484,7 @@ def test_a_schema_model_game_records_every_kind_of_reply(
             ("json",),  # tick 3
             ("slow", 5.0),  # tick 4: past the deadline
             ("json",),  # tick 5
-            ("status", 500, "upstream"),  # tick 6: 500s until the retries run out
-            ("status", 500, "upstream"),
-            ("status", 500, "upstream"),
+            ("text", "I'd rather not play."),  # tick 6: a refusal is the model's answer
             ("json",),  # tick 7
             ("text", '{"candidate": "ZZ"}'),  # tick 8: an id that is not listed
         ]
@@ -506,20 +505,20 @@ def test_a_schema_model_game_records_every_kind_of_reply(
         "valid",
         "timeout",
         "valid",
-        "error",
+        "invalid",
         "valid",
         "invalid",
     ]
-    assert (result.invalid, result.timeouts, result.errors) == (2, 1, 1)
+    assert (result.invalid, result.timeouts, result.errors) == (3, 1, 0)
 
-    assert events[1]["answer"]["meta"]["retries"] == 1
-    malformed = events[2]["answer"]
+    assert events[1]["call"]["answer"]["meta"]["retries"] == 1
+    malformed = events[2]["call"]["answer"]
     assert (
         malformed["choice"] == [] and malformed["meta"]["raw"] == '{"candidate": "??", "hold": fal'
     )
     assert "parseError" in malformed["meta"] and malformed["costUsd"] > 0
-    assert "unknown candidate id 'ZZ'" in events[8]["answer"]["meta"]["parseError"]
-    assert "500" in events[6]["call"]["error"] and "retries exhausted" in events[6]["call"]["error"]
+    assert "unknown candidate id 'ZZ'" in events[8]["call"]["answer"]["meta"]["parseError"]
+    assert events[6]["call"]["answer"]["meta"]["raw"] == "I'd rather not play."
     assert server.state.disconnected.wait(3.0) and server.state.disconnects == 1
 
     # the schema sent always matched the ids in the prompt; the key and headers were sent
@@ -533,7 +532,7 @@ def test_a_schema_model_game_records_every_kind_of_reply(
     assert all(r["temperature"] == 0.0 and r["max_tokens"] == 80 for r in game_requests)
 
     # reported usage and cost land in the answers, and the game's cost is their sum
-    answered = [e["answer"] for e in events if e["answer"] is not None]
+    answered = [e["call"]["answer"] for e in events if e["call"]["answer"] is not None]
     tokens = [(a["meta"]["promptTokens"], a["meta"]["completionTokens"]) for a in answered]
     assert tokens == server.state.usage
     assert [a["costUsd"] for a in answered] == server.state.reported_costs
@@ -569,10 +568,10 @@ def test_a_model_without_schema_support_is_read_tolerantly(
     assert all("response_format" not in r for r in server.state.requests)
     status = [e["verdict"]["status"] for e in events]
     assert status[:6] == ["valid", "valid", "invalid", "valid", "invalid", "valid"]
-    assert "refused" in events[2]["answer"]["meta"]["parseError"]
-    assert events[2]["answer"]["meta"]["raw"] == "I can't help with that."
-    assert events[4]["answer"]["meta"]["parseError"] == "empty reply"
-    assert events[0]["answer"]["meta"]["parseNotes"] == [
+    assert "refused" in events[2]["call"]["answer"]["meta"]["parseError"]
+    assert events[2]["call"]["answer"]["meta"]["raw"] == "I can't help with that."
+    assert events[4]["call"]["answer"]["meta"]["parseError"] == "empty reply"
+    assert events[0]["call"]["answer"]["meta"]["parseNotes"] == [
         "JSON object extracted from surrounding text"
     ]
     # no cost reported: priced from the tokens and the registry's price list
@@ -609,12 +608,49 @@ def test_a_refused_key_stops_at_preflight_and_is_fatal_in_a_game(
     with pytest.raises(PreflightError, match=f"401.*{KEY_ENV}"):
         preflight(brain.spec, brain.client)
     log = tmp_path / "refused.jsonl"
-    result = play_tetris(brain, "seed-01", "IQ", log, budget_ms=2000.0, piece_cap=15)
-    assert result.end_reason == "adapter failure" and result.errors == 3
+    with pytest.raises(RunStoppedError, match="401"):
+        play_tetris(brain, "seed-01", "IQ", log, budget_ms=2000.0, piece_cap=15)
     assert isinstance(brain.fatal_error, FatalModelError) and is_fatal(brain.fatal_error)
-    assert all(is_fatal(e["call"]["error"]) for e in ticks(log))
+    assert read_log(log).result == {
+        "type": "result",
+        "endReason": "stopped",
+        "reason": read_log(log).result["reason"],  # type: ignore[index]
+        "decisions": 0,
+    }
     assert len(server.state.requests) == 2  # the pre-flight and the first move; then no traffic
-    assert verify_log(log).ok
+    report = verify_log(log)
+    assert report.status == "incomplete" and "stopped at decision 0" in report.message
+
+
+def test_an_outage_on_our_side_aborts_the_game_and_a_resume_plays_it(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    """A provider answering 429 for longer than the decision budget is not the model's fault: the
+    game is aborted, set aside and never ranked; the run says so; a resume plays it again."""
+    server.state.default = ("status", 429, "rate limited")
+    spec = spec_for(server)
+    config = RunConfig(
+        brains=("llm:scripted",),
+        seeds=("seed-01",),
+        seed_set="custom",
+        modes=("IQ",),
+        official=False,
+        budget_ms=1500.0,
+        piece_cap=6,
+    )
+    run = tmp_path / "run"
+    outage = run_tetris_bench(config, run, lambda _: brain_for(spec))
+    assert outage.aborted and outage.leaderboard is None and not outage.results
+    assert list(run.glob("logs/**/*.aborted-1"))
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["status"] == "aborted" and len(manifest["missing"]) == 1
+
+    server.state.default = ("json",)  # the provider recovers
+    resumed = run_tetris_bench(config, run, lambda _: brain_for(spec))
+    assert not resumed.aborted and resumed.leaderboard is not None
+    assert [r.end_reason for r in resumed.results] == ["piece cap"]
+    reports = verify_paths([run / "logs"])
+    assert reports and all(r.ok for r in reports)
 
 
 def test_preflight_names_what_is_wrong(
