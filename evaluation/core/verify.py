@@ -5,8 +5,9 @@ start; the recorded calls are fed back through the one episode loop (`evaluation
 and every decision it derives (verdicts, effects, state hashes, scores) must equal the recorded
 one, then the result line. The first decision that diverges is reported. When the header names a
 deterministic built-in policy, every recorded answer must also be the answer that policy gives to
-the rebuilt question, so a relabelled log fails; for other policies identity is recorded, not
-proven. Latency is recorded, never re-derived.
+the rebuilt question, so a relabelled log fails (a recorded timeout is accepted as it stands:
+time cannot be re-simulated); for other policies identity is recorded, not proven. Latency is
+recorded, never re-derived.
 
 A log inside a run directory (`evaluation/core/rundir.py`: `RUN/logs/...`, with `RUN/manifest.json`)
 must also agree with the run's other files: the manifest names the same benchmark, and the game's
@@ -75,10 +76,16 @@ class _Rederiving(RecordedCaller):
     def call(self, question: Any, limit_ms: float | None, realtime: bool) -> Call:
         recorded = super().call(question, limit_ms, realtime)
         n = self.index - 1
-        if recorded.outcome.status != "ok":
-            raise MismatchError(n, f"a built-in policy cannot {recorded.outcome.status}")
+        if recorded.outcome.status == "timeout":
+            return recorded  # time is recorded, never re-derived (a busy machine is slow)
         own = call_policy(self.policy, question, DecisionContext.with_budget(None), None)
-        if own.status != "ok" or to_jsonable(own.answer) != self.events[n]["call"]["answer"]:
+        if recorded.outcome.status != own.status:
+            raise MismatchError(
+                n,
+                f"the policy named in the header gives {own.status}, the log records "
+                f"{recorded.outcome.status}",
+            )
+        if own.status == "ok" and to_jsonable(own.answer) != self.events[n]["call"]["answer"]:
             raise MismatchError(
                 n, "the recorded answer is not the one the policy named in the header gives"
             )

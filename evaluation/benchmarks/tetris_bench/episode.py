@@ -65,6 +65,8 @@ RISK_HORIZON = 10
 DEFAULT_BUDGET_MS = 20_000.0
 
 PIECE_CAP_END = "piece cap"
+ADAPTER_FAILURE_END = str(END_REASONS[END_ADAPTER_FAILURE])
+_END_CODES = {reason: code for code, reason in END_REASONS.items() if reason is not None}
 TICK_CAP_END = END_REASONS[END_TICK_CAP]
 CAP_ENDS = (PIECE_CAP_END, TICK_CAP_END)
 
@@ -122,7 +124,7 @@ def rules_for(mode: Mode, log_version: int = 2) -> Rules:
     return Rules(
         unusable=frozenset({"invalid", "stale", "error"}) | timeout,
         unusable_limit=UNUSABLE_LIMIT,
-        failure_end=END_ADAPTER_FAILURE,
+        failure_end=ADAPTER_FAILURE_END,
         neutral=frozenset({"timeout"}) if legacy_blitz else frozenset(),
     )
 
@@ -224,7 +226,7 @@ class TetrisEpisode:
 
     def force_end(self, reason: str) -> None:
         if not self.game.over:
-            self.game.end(reason)
+            self.game.end(_END_CODES.get(reason, END_ADAPTER_FAILURE))
 
     def result(self) -> dict[str, Any]:
         g = self.game

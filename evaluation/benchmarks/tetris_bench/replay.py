@@ -29,7 +29,8 @@ def reads_log(header: Mapping[str, Any]) -> bool:
 
 def _upgrade_tick(tick: Mapping[str, Any], n: int) -> dict[str, Any]:
     blitz = tick.get("blitz")
-    call = tick.get("call") if isinstance(tick.get("call"), Mapping) else {}
+    given = tick.get("call")
+    call: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     event: dict[str, Any] = {
         "type": "decision",
         "n": n,
