@@ -70,7 +70,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     output_dir = Path(args.output_dir or f"runs/arena-{stamp}")
-    options = spec_options(args, timeout_ms=args.timeout_ms)
 
     def factory(spec: str) -> Any:
         try:
@@ -80,6 +79,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     progress = (lambda line: print(line, flush=True)) if args.progress else None
     try:
+        try:
+            options = spec_options(args, timeout_ms=args.timeout_ms)
+        except SpecError as error:
+            raise RunError(str(error)) from None
         outcome = run_arena(
             policies_from(args),
             factory,
