@@ -27,7 +27,7 @@ from evaluation.benchmarks.chess_ladder.adjudication import (
     Adjudicator,
     score_pawns,
 )
-from evaluation.benchmarks.chess_ladder.ratings import PairResult, fit_pinned
+from evaluation.benchmarks.chess_ladder.ratings import PairResult, fit_pinned, score_of
 from policies.engines.uci import UciEngine, parse_uci_spec
 
 WEAK_RUNGS = ("random", "greedy", "material-2ply")
@@ -118,13 +118,6 @@ def _ucis(game: ChessGame) -> list[str]:
     return [m.uci() for m in game.board.move_stack]
 
 
-def _score(record: GameRecord, name: str) -> float:
-    if record.result == "1/2-1/2":
-        return 0.5
-    won_white = record.result == "1-0"
-    return 1.0 if (record.white == name) == won_white else 0.0
-
-
 def calibrate(
     output: str | Path,
     *,
@@ -179,7 +172,7 @@ def calibrate(
     pairs: dict[tuple[str, str], list[float]] = {}
     for r in records:
         a, b = sorted((r.white, r.black))
-        pairs.setdefault((a, b), []).append(_score(r, a))
+        pairs.setdefault((a, b), []).append(score_of(r.result, r.white == a))
     results = [PairResult(a, b, sum(s), len(s)) for (a, b), s in pairs.items()]
     fitted = fit_pinned(results, {bottom: float(low)})
     usage = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)

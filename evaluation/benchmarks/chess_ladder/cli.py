@@ -4,18 +4,59 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import UTC, datetime
 from typing import Any
+
+from evaluation.core.cli_options import (
+    add_model_options,
+    add_policy_option,
+    policies_from,
+    spec_options,
+)
 
 DEFAULT_LADDER_OUTPUT = "seeds/chess/ladder-v1.json"
 
 
 def add_parsers(sub: Any) -> None:
-    """Register `chess` (with `chess calibrate`) on the `arcade-eval` subparsers."""
+    """Register `chess` (a ladder run) and `chess calibrate` on the `arcade-eval` subparsers."""
     chess_parser = sub.add_parser(
         "chess",
-        help="the chess ladder (calibrate: fit the weak rungs against Stockfish)",
-        description="The chess ladder: models play fixed-rating opponents, never each other.",
+        help="play policies up the chess ladder (fixed-rating rungs), rate and grade them",
+        description=(
+            "Each policy climbs the ladder of seeds/chess/ladder-v1.json from the bottom rung: "
+            "--games-per-rung games per rung (colours alternating) per variant, stopping after "
+            "two consecutive rungs scored zero. Every move is a fresh request without a legal-move "
+            "list; an illegal or unreadable answer gets one line of feedback, 3 tries a move, "
+            "then a forfeit. Games are adjudicated by Stockfish and graded afterwards with "
+            "Lichess's formulas. Ratings are on an internal engine-anchored scale (not FIDE or "
+            "Chess.com). Logs verify with arcade-eval verify; re-running the same command into "
+            "the same --output-dir resumes it. Needs Stockfish (apt-get install stockfish)."
+        ),
     )
+    add_policy_option(chess_parser, builtins="random, greedy, material-2ply")
+    chess_parser.add_argument(
+        "--games-per-rung", type=int, default=2, help="games against each rung (%(default)s)"
+    )
+    chess_parser.add_argument(
+        "--variants", default="standard,chess960", help="standard, chess960 or both (%(default)s)"
+    )
+    chess_parser.add_argument(
+        "--grade-nodes",
+        type=int,
+        default=1_000_000,
+        help="Stockfish nodes per graded position (%(default)s)",
+    )
+    chess_parser.add_argument(
+        "--timeout-s", type=float, default=600.0, help="seconds per answer (%(default)s)"
+    )
+    chess_parser.add_argument(
+        "--output-dir", help="where the run goes (default: runs/chess-<UTC time>)"
+    )
+    chess_parser.add_argument(
+        "--resume", action="store_true", help="finish the run --output-dir holds"
+    )
+    chess_parser.add_argument("--progress", action="store_true", help="print a line per game")
+    add_model_options(chess_parser)
     commands = chess_parser.add_subparsers(dest="chess_command", metavar="COMMAND")
     calibrate = commands.add_parser(
         "calibrate",
@@ -44,12 +85,41 @@ def add_parsers(sub: Any) -> None:
     )
     calibrate.add_argument("--log", help="append each game as a JSON line to this file")
     calibrate.set_defaults(handler=cmd_calibrate)
-    chess_parser.set_defaults(handler=lambda args: _usage(chess_parser))
+    chess_parser.set_defaults(handler=cmd_chess)
 
 
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 2
+def cmd_chess(args: argparse.Namespace) -> int:
+    """Run the ladder for the given policies and print the table."""
+    from evaluation.benchmarks.chess_ladder.report import markdown_table
+    from evaluation.benchmarks.chess_ladder.runner import RunError, run_ladder
+    from policies.engines.uci import EngineMissingError
+    from policies.specs import SpecError, make_policy
+
+    options = spec_options(args)
+    output = args.output_dir or f"runs/chess-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
+    try:
+        run = run_ladder(
+            policies_from(args),
+            lambda spec: make_policy(spec, "chess", options),
+            output,
+            variants=[v.strip() for v in args.variants.split(",") if v.strip()],
+            games_per_rung=args.games_per_rung,
+            grade_nodes=args.grade_nodes,
+            timeout_ms=args.timeout_s * 1000.0,
+            resume=True if args.resume else None,
+            progress=print if args.progress else None,
+        )
+    except (RunError, SpecError, EngineMissingError) as error:
+        print(f"arcade-eval chess: {error}", file=sys.stderr)
+        return 2
+    if run.interrupted or run.aborted:
+        for line in run.aborted:
+            print(f"aborted (not counted, replayed on resume): {line}", file=sys.stderr)
+        print(f"run not complete; repeat the command to resume {output}", file=sys.stderr)
+        return 1
+    print(markdown_table(run.rows), end="")
+    print(f"written to {output}")
+    return 0
 
 
 def _counts(text: str) -> tuple[int, int, int]:

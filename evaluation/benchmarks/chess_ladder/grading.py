@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import chess
 import chess.engine
@@ -84,6 +85,23 @@ class MoveGrade:
     accuracy: float | None
     cp_before: int | None
     cp_after: int | None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MoveGrade:
+        """The grade from its JSON form (`to_dict`)."""
+        return cls(
+            ply=int(data["ply"]),
+            move=str(data["move"]),
+            best=data.get("best"),
+            top=tuple(data.get("top") or ()),
+            win_before=float(data["winBefore"]),
+            win_after=float(data["winAfter"]),
+            loss=float(data["loss"]),
+            judgement=data.get("judgement"),
+            accuracy=data.get("accuracy"),
+            cp_before=data.get("cpBefore"),
+            cp_after=data.get("cpAfter"),
+        )
 
     def to_dict(self) -> dict[str, object]:
         """camelCase JSON form."""

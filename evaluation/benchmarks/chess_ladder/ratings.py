@@ -22,6 +22,15 @@ SEARCH_SPAN = 3000.0
 """How far from the opponents' ratings the interval search looks (Elo)."""
 
 
+def score_of(result: str, white: bool) -> float:
+    """The points a PGN result ("1-0", "0-1", "1/2-1/2") gives the white or black player."""
+    if result == "1/2-1/2":
+        return 0.5
+    if result not in ("1-0", "0-1"):
+        raise ValueError(f"not a finished game's result: {result!r}")
+    return 1.0 if (result == "1-0") == white else 0.0
+
+
 def expected_score(rating: float, opponent: float) -> float:
     """Elo expectation of `rating` against `opponent`."""
     return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))

@@ -1,0 +1,304 @@
+"""A ladder run: each policy climbs the rungs (`schedule.py`), each game graded afterwards.
+
+    manifest.json                                   what the run is, what is done, what is missing
+    logs/<policy>/<variant>/<rung>/game-<i>.jsonl   one event log per game (`arcade-eval verify`)
+    results/<policy>/<variant>/<rung>/game-<i>.json the result, calls and grades of each game
+    pgn/<policy>/<variant>/<rung>/game-<i>.pgn      the game with its grades as comments
+    report.json, report.md                          the table, written when nothing is missing
+
+Re-running the same command into the same directory resumes it: a finished game is kept when its
+log verifies and its result agrees with it; a game cut short, or aborted by a failure on our side,
+is set aside and played again. The schedule depends on the results, so the games a run holds are
+known only as it goes; the manifest lists what has been scheduled so far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from arcade_gym.chess.positions import start_board
+from evaluation.benchmarks.chess_ladder.calibrate import stockfish_spec
+from evaluation.benchmarks.chess_ladder.episode import (
+    BENCHMARK_ID,
+    DEFAULT_TIMEOUT_MS,
+    LiveSide,
+    play_ladder_game,
+    settings_of,
+)
+from evaluation.benchmarks.chess_ladder.grading import DEFAULT_GRADE_NODES, Grader, MoveGrade
+from evaluation.benchmarks.chess_ladder.ladder import (
+    Ladder,
+    chess960_starts,
+    load_ladder,
+    rung_policy,
+)
+from evaluation.benchmarks.chess_ladder.pgn import game_pgn
+from evaluation.benchmarks.chess_ladder.report import (
+    LadderGame,
+    ModelRow,
+    markdown_table,
+    model_row,
+)
+from evaluation.benchmarks.chess_ladder.schedule import PlayedGame, ScheduledGame, next_game
+from evaluation.core.episode import GameAbortedError, RunStoppedError
+from evaluation.core.policy_identity import policy_identity
+from evaluation.core.rundir import RunDir, RunDirError, safe_name, write_json_atomic
+from evaluation.core.verify import verify_log
+from policies.engines.uci import UciEngine, parse_uci_spec
+
+Progress = Callable[[str], None]
+
+
+class RunError(Exception):
+    """A user error that stops the run before any game starts (one clear message)."""
+
+
+@dataclass
+class LadderRun:
+    """What a run produced."""
+
+    output_dir: Path
+    rows: list[ModelRow] = field(default_factory=list)
+    aborted: list[str] = field(default_factory=list)
+    interrupted: bool = False
+
+
+def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
+    fields = [key for key in logged if key != "type"]
+    return "endReason" in fields and all(saved.get(key) == logged[key] for key in fields)
+
+
+def run_settings(
+    policies: Sequence[str],
+    variants: Sequence[str],
+    games_per_rung: int,
+    grade_nodes: int,
+    timeout_ms: float | None,
+    ladder: Ladder,
+) -> dict[str, Any]:
+    """What makes two runs the same run (a resume must match it exactly)."""
+    return {
+        "policies": list(policies),
+        "variants": list(variants),
+        "gamesPerRung": games_per_rung,
+        "gradeNodes": grade_nodes,
+        "timeoutMs": timeout_ms,
+        "ladder": ladder.version,
+    }
+
+
+def run_ladder(
+    policies: Sequence[str],
+    make_policy: Callable[[str], Any],
+    output_dir: str | Path,
+    *,
+    variants: Sequence[str] = ("standard", "chess960"),
+    games_per_rung: int = 2,
+    grade_nodes: int = DEFAULT_GRADE_NODES,
+    timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
+    resume: bool | None = None,
+    progress: Progress | None = None,
+    say: Callable[[str], None] = print,
+) -> LadderRun:
+    """Play every policy up the ladder into `output_dir`, resuming what it holds."""
+    if not policies:
+        raise RunError("--policy needs at least one policy, e.g. material-2ply")
+    for variant in variants:
+        if variant not in ("standard", "chess960"):
+            raise RunError(f"--variants takes standard and/or chess960, got {variant!r}")
+    if games_per_rung < 1:
+        raise RunError("--games-per-rung must be at least 1")
+    if grade_nodes < 1:
+        raise RunError("--grade-nodes must be positive")
+    ladder = load_ladder()
+    starts = chess960_starts()
+    run_dir = RunDir(
+        output_dir,
+        BENCHMARK_ID,
+        run_settings(policies, variants, games_per_rung, grade_nodes, timeout_ms, ladder),
+    )
+    try:
+        run_dir.prepare(resume=resume)
+    except RunDirError as error:
+        raise RunError(str(error)) from None
+    made = {spec: make_policy(spec) for spec in policies}
+    judge = UciEngine(parse_uci_spec(stockfish_spec(None)))
+    grader = Grader(grade_nodes)
+    outcome = LadderRun(Path(output_dir))
+    scheduled: list[tuple[str, ...]] = []
+    finished: dict[tuple[str, ...], dict[str, Any]] = {}
+    t0 = time.perf_counter()
+    try:
+        for spec in policies:
+            played: list[PlayedGame] = []
+            rungs = [r.name for r in ladder.rungs]
+            while (game := next_game(rungs, variants, games_per_rung, played, starts)) is not None:
+                key = (spec, game.variant, game.rung, f"game-{game.index}")
+                scheduled.append(key)
+                files = run_dir.game(*key)
+                saved = run_dir.finished(files, _agrees, verify_log, say)
+                if saved is None:
+                    run_dir.write_manifest("running", scheduled, list(finished))
+                    try:
+                        saved = _play(
+                            made[spec], spec, game, ladder, judge, grader, files.log, timeout_ms
+                        )
+                    except GameAbortedError as abort:
+                        run_dir.abandon(files, "aborted")
+                        outcome.aborted.append(f"{'/'.join(key)}: {abort.reason}")
+                        scheduled.pop()
+                        break  # the schedule needs this game's result: finish on resume
+                    except (RunStoppedError, KeyboardInterrupt):
+                        run_dir.abandon(files, "interrupted")
+                        raise
+                    run_dir.save_result(files, saved)
+                    _write_pgn(run_dir.path, key, saved, spec, game)
+                    if progress is not None:
+                        progress(
+                            f"{spec} {game.variant} vs {game.rung} as {game.colour}: "
+                            f"{saved['result']} ({saved['endReason']})"
+                        )
+                finished[key] = saved
+                played.append(PlayedGame(game.variant, game.rung, float(saved["score"])))
+                run_dir.write_manifest("running", scheduled, list(finished))
+    except (KeyboardInterrupt, RunStoppedError):
+        outcome.interrupted = True
+    finally:
+        judge.close()
+        grader.close()
+    status = (
+        "interrupted" if outcome.interrupted else ("aborted" if outcome.aborted else "complete")
+    )
+    run_dir.write_manifest(
+        status,
+        scheduled,
+        list(finished),
+        {"aborted": outcome.aborted, "seconds": round(time.perf_counter() - t0, 1)},
+    )
+    if status == "complete":
+        games = [
+            _ladder_game(spec, key, saved, ladder)
+            for key, saved in finished.items()
+            for spec in [key[0]]
+        ]
+        outcome.rows = [model_row(spec, games) for spec in policies]
+        for spec, row in zip(policies, outcome.rows, strict=True):
+            row.model = str(policy_identity(made[spec]).get("slug", spec))
+        write_json_atomic(
+            run_dir.path / "report.json",
+            {
+                "benchmark": BENCHMARK_ID,
+                "ladder": ladder.version,
+                "scale": ladder.scale,
+                "models": [row.to_dict() for row in outcome.rows],
+            },
+        )
+        (run_dir.path / "report.md").write_text(markdown_table(outcome.rows), encoding="utf-8")
+    for policy in made.values():
+        close = getattr(policy, "close", None)
+        if callable(close):
+            close()
+    return outcome
+
+
+def _play(
+    policy: Any,
+    spec: str,
+    game: ScheduledGame,
+    ladder: Ladder,
+    judge: UciEngine,
+    grader: Grader,
+    log: Path,
+    timeout_ms: float | None,
+) -> dict[str, Any]:
+    """Play one game, then grade the model's moves (after the game: the rung's clock is never
+    delayed)."""
+    rung = ladder.rung(game.rung)
+    board = start_board(game.variant, game.start)
+    settings = settings_of(
+        game.variant,
+        rung.name,
+        rung.rating,
+        board.fen(),
+        game.start,
+        game.colour,
+        timeout_ms,
+        ladder.version,
+    )
+    seed = f"{spec}|{game.variant}|{game.rung}|{game.index}"
+    opponent = rung_policy(rung, ladder, seed)
+    try:
+        saved = play_ladder_game(
+            policy, LiveSide(opponent, judge, game.variant), settings, log, seed=seed
+        )
+    finally:
+        close = getattr(opponent, "close", None)
+        if callable(close):
+            close()
+    end_game = getattr(policy, "end_game", None)
+    if callable(end_game):
+        end_game()
+    start = chess.Board(settings["startFen"], chess960=game.variant == "chess960")
+    moves = [chess.Move.from_uci(u) for u in saved["moves"]]
+    grades = grader.grade_game(start, moves, game.colour == "white")
+    return {
+        **saved,
+        "rung": rung.name,
+        "rungRating": rung.rating,
+        "startIndex": game.start,
+        "grades": [g.to_dict() for g in grades],
+    }
+
+
+def _write_pgn(
+    root: Path, key: tuple[str, ...], saved: Mapping[str, Any], spec: str, game: ScheduledGame
+) -> None:
+    grades = {g["ply"]: MoveGrade.from_dict(g) for g in saved.get("grades", [])}
+    white, black = (spec, game.rung) if game.colour == "white" else (game.rung, spec)
+    text = game_pgn(
+        start_fen=saved["startFen"],
+        variant=game.variant,
+        moves_uci=saved["moves"],
+        white=white,
+        black=black,
+        result=saved["result"],
+        termination=saved["endReason"],
+        adjudicated=bool(saved["adjudicated"]),
+        grades=grades,
+        round_=f"{game.variant} {game.rung} {game.index + 1}",
+        forfeit_note="Forfeit: three rejected tries for one move."
+        if saved["endReason"] == "forfeit"
+        else None,
+    )
+    path = root.joinpath("pgn", *(safe_name(p) for p in key[:-1]), f"{safe_name(key[-1])}.pgn")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _ladder_game(
+    spec: str, key: tuple[str, ...], saved: Mapping[str, Any], ladder: Ladder
+) -> LadderGame:
+    calls = saved.get("calls", [])
+    costs = [c.get("costUsd") for c in calls]
+    return LadderGame(
+        model=spec,
+        variant=key[1],
+        rung=key[2],
+        rung_rating=float(saved["rungRating"]),
+        colour=saved["modelColour"],
+        score=float(saved["score"]),
+        adjudicated=bool(saved["adjudicated"]),
+        requests=int(saved["requests"]),
+        rejected=int(saved["rejected"]),
+        input_tokens=sum(int(c.get("promptTokens") or 0) for c in calls),
+        output_tokens=sum(int(c.get("completionTokens") or 0) for c in calls),
+        cost=None if not costs or any(c is None for c in costs) else float(sum(costs)),
+        answer_ms=[float(c["latencyMs"]) for c in calls if c.get("latencyMs") is not None],
+        grades=[MoveGrade.from_dict(g) for g in saved.get("grades", [])],
+    )
