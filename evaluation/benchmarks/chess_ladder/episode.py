@@ -76,16 +76,6 @@ class LadderCaller(LiveCaller):
         return dataclasses.replace(got, outcome=dataclasses.replace(got.outcome, answer=wire))
 
 
-class WireAnswers:
-    """A policy whose answers come in their recorded form (what `verify` compares with)."""
-
-    def __init__(self, policy: Any) -> None:
-        self.policy = policy
-
-    def act(self, question: ChessQuestion, ctx: DecisionContext) -> Any:
-        return wire_answer(self.policy.act(question, ctx))
-
-
 # --- the other side: the rung and the measurements ------------------------------------------------
 
 
