@@ -1,8 +1,10 @@
 """Chess and Chess960 on python-chess, encoded the way PettingZoo's `chess_v6` encodes them.
 
-`encoding` (the 8x8x73 = 4672 move-index action space), `engine` (the numba kernel that draws the
-observation planes), `game` (a board with its history, repetition count and cached legal actions),
+`rules` (constants), `encoding` (the 8x8x73 = 4672 move-index action space), `movegen` (the numba
+legal-move generator that writes masks and history rows), `engine` (the numba kernel that draws
+the observation planes), `game` (a board with its history, repetitions and legal actions),
 `positions` (start positions: standard, Chess960 by index, any FEN), `opponents` (the weak ladder
-rungs as move rules), `contract` (the benchmark's question and answer), `env`
-(`arcade_gym/Chess-v0`); the two-player PettingZoo env is `arcade_gym.multiagent.chess_v0`.
+rungs as move rules), `contract` (the ladder's question and answer), `render` (text boards),
+`warmup`, and `env` (`arcade_gym/Chess-v0`); the two-player PettingZoo env is
+`arcade_gym.multiagent.chess_v0`. The rules are in `docs/rules/chess.md`.
 """
