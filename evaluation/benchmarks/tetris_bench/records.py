@@ -17,7 +17,8 @@ class ResultFormatError(ValueError):
     """A result record that cannot be read (unknown or missing keys, wrong types)."""
 
 
-def _camel(name: str) -> str:
+def camel_case(name: str) -> str:
+    """`end_reason` -> `endReason` (output keys are camelCase)."""
     head, *rest = name.split("_")
     return head + "".join(part.capitalize() for part in rest)
 
@@ -68,7 +69,7 @@ class GameResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form with camelCase keys (`endReason`, `costUsd`, `latenciesMs`, ...)."""
-        out = {_camel(key): value for key, value in asdict(self).items()}
+        out = {camel_case(key): value for key, value in asdict(self).items()}
         out["risks"] = [[r, bool(o)] for r, o in self.risks]
         return out
 
@@ -87,7 +88,7 @@ class GameResult:
                 raise ResultFormatError(f"unknown key {key!r} in a Tetris Bench game result")
             values[name] = value
         missing = sorted(
-            _camel(f.name)
+            camel_case(f.name)
             for f in fields(cls)
             if f.name not in values and f.default is MISSING and f.default_factory is MISSING
         )

@@ -26,7 +26,7 @@ from arcade_gym.seeds import load_json
 from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
 from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
 from evaluation.benchmarks.tetris_bench.leaderboard import Leaderboard, build_leaderboard
-from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
+from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError, camel_case
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.rundir import RunDir, RunDirError
 from evaluation.core.verify import VerifyReport, verify_log
@@ -114,7 +114,7 @@ class RunConfig:
     def to_dict(self) -> dict[str, Any]:
         """The manifest's `settings` (camelCase keys, like every output)."""
         return {
-            _camel(key): list(value) if isinstance(value, tuple) else value
+            camel_case(key): list(value) if isinstance(value, tuple) else value
             for key, value in asdict(self).items()
         }
 
@@ -133,11 +133,6 @@ class RunOutcome:
     leaderboard: Leaderboard | None = None
     interrupted: bool = False
     aborted: list[str] = field(default_factory=list)
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.capitalize() for part in rest)
 
 
 def _verified(path: Path) -> VerifyReport:
