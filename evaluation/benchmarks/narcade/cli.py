@@ -138,6 +138,9 @@ def cmd_narcade(args: argparse.Namespace) -> int:
         isolate=not args.in_process,
         models_file=args.models_file,
         base_url=args.base_url,
+        cache_dir=args.cache,
+        transcripts=args.transcripts,
+        max_cost_usd=args.max_cost_usd,
         quiet=args.quiet,
     )
     if code != 2:

@@ -100,6 +100,7 @@ class EpisodeRecord:
     latencies_ms: list[float] = field(default_factory=list)
     solve_time_ms: float | None = None
     wall_seconds: float = 0.0
+    cost_usd: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def set_result(self, result: Mapping[str, Any]) -> None:
@@ -127,6 +128,7 @@ class EpisodeRecord:
             },
             "solveTimeMs": None if self.solve_time_ms is None else round(self.solve_time_ms, 3),
             "wallSeconds": round(self.wall_seconds, 3),
+            "costUsd": self.cost_usd,
             **self.extra,
         }
 
@@ -146,6 +148,21 @@ def summarise(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "timeouts": sum(int(e["timeouts"]) for e in episodes),
         "policyErrors": sum(int(e["policyErrors"]) for e in episodes),
     }
+
+
+def run_cost(out: Path) -> float:
+    """What the finished episodes of the run in `out` cost (USD, as their records say)."""
+    total = 0.0
+    for path in (out / "results").glob("*/*.json"):
+        try:
+            episodes = read_json(path).get("episodes", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        for episode in episodes:
+            cost = episode.get("costUsd") if isinstance(episode, Mapping) else None
+            if isinstance(cost, int | float) and math.isfinite(cost) and cost > 0:
+                total += float(cost)
+    return total
 
 
 def result_path(out: Path, model: str, game: str) -> Path:

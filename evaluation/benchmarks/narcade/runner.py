@@ -53,6 +53,7 @@ from evaluation.benchmarks.narcade.results import (
     hardware_label,
     read_json,
     result_path,
+    run_cost,
     versions,
 )
 from evaluation.benchmarks.narcade.settings import (
@@ -81,10 +82,17 @@ Say = Callable[[str], None]
 
 
 def make_policy(
-    spec: str, game: str, seed: int, settings: Settings, *, preflight: bool = True
+    spec: str,
+    game: str,
+    seed: int,
+    settings: Settings,
+    *,
+    preflight: bool = True,
+    meter: Any = None,
 ) -> Any:
-    """The policy `spec` names for NARCADE `game` (random baselines seeded by the episode seed);
-    NarcadeError says what is wrong with the spec."""
+    """The policy `spec` names for NARCADE `game` (random baselines seeded by the episode seed;
+    LLMs with the run's cache, transcripts and cost `meter`); NarcadeError says what is wrong
+    with the spec."""
     from policies.specs import SpecError, SpecOptions
     from policies.specs import make_policy as make
 
@@ -94,6 +102,9 @@ def make_policy(
         models_file=settings.models_file,
         base_url=settings.base_url,
         preflight=preflight,
+        cache_dir=settings.cache_dir,
+        meter=meter,
+        transcripts=settings.transcripts,
     )
     try:
         return make(spec, POLICY_GAMES[game], options)
@@ -143,6 +154,11 @@ def run_model(
     run_dir = RunDir(out, BENCHMARK_ID, run_settings(models, settings))
     current: ResultFile | None = None
     aborted = 0
+    meter = None
+    if settings.max_cost_usd is not None:
+        from policies.llm.cost_meter import CostMeter
+
+        meter = CostMeter(settings.max_cost_usd, spent_usd=run_cost(out))
     try:
         for game in settings.games:
             config = EpisodeConfig.of(settings, game)
@@ -174,10 +190,12 @@ def run_model(
             for seed, files in todo:
                 try:
                     if spec.startswith("llm:"):
-                        llm_policy = llm_policy or make_policy(spec, game, seed, settings)
+                        llm_policy = llm_policy or make_policy(
+                            spec, game, seed, settings, meter=meter
+                        )
                         policy = llm_policy
                     else:
-                        policy = make_policy(spec, game, seed, settings)
+                        policy = make_policy(spec, game, seed, settings, meter=meter)
                 except Exception as exc:
                     current.finish("failed", f"could not build the policy: {exc}")
                     say(f"{spec} {game}: FAILED, could not build the policy: {exc}")
@@ -201,9 +219,13 @@ def run_model(
                     game_aborted += 1
                     say(f"{spec} {game} seed {seed}: aborted, not counted ({abort.reason})")
                     continue
-                except (RunStoppedError, KeyboardInterrupt):
+                except RunStoppedError as stop:
                     run_dir.abandon(files, "interrupted")
-                    raise KeyboardInterrupt from None
+                    _note(f"{spec} {game} seed {seed}: the run stops ({stop.reason}); resumable")
+                    raise _Stopped(stop.reason) from None
+                except KeyboardInterrupt:
+                    run_dir.abandon(files, "interrupted")
+                    raise
                 fatal = getattr(policy, "fatal_error", None)
                 if fatal is not None:  # a refused key or unknown model: no point going on
                     run_dir.abandon(files, "aborted")
@@ -232,9 +254,12 @@ def run_model(
             else:
                 current.finish("complete")
             current = None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         if current is not None:
-            current.finish("interrupted", "interrupted (Ctrl-C)")
+            why = (
+                f"stopped: {stop.reason}" if isinstance(stop, _Stopped) else "interrupted (Ctrl-C)"
+            )
+            current.finish("interrupted", why)
         return EXIT_INTERRUPTED
     except Exception as exc:  # a harness bug must still leave results and a reason behind
         detail = traceback.format_exc(limit=5)
@@ -243,6 +268,14 @@ def run_model(
         print(detail, file=sys.stderr, flush=True)
         return EXIT_FAILED
     return EXIT_FAILED if aborted else EXIT_OK
+
+
+class _Stopped(KeyboardInterrupt):
+    """The run must stop now, resumably (a cost cap reached): handled like Ctrl-C."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def _identity_changed(kept: dict[str, Any], identity: dict[str, Any]) -> list[str]:
@@ -402,6 +435,9 @@ def run_narcade(
     isolate: bool = True,
     models_file: str | None = None,
     base_url: str | None = None,
+    cache_dir: str | None = None,
+    transcripts: bool = False,
+    max_cost_usd: float | None = None,
     quiet: bool = False,
     log: Say | None = None,
 ) -> int:
@@ -430,6 +466,9 @@ def run_narcade(
             hardware=hardware or hardware_label(),
             models_file=models_file,
             base_url=base_url,
+            cache_dir=cache_dir,
+            transcripts=transcripts,
+            max_cost_usd=max_cost_usd,
         )
         run_dir = RunDir(output_dir, BENCHMARK_ID, run_settings(model_list, settings))
         for spec in model_list:  # two models sharing files is refused here

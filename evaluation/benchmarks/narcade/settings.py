@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,12 @@ class Settings:
     hardware: str = ""
     models_file: str | None = None
     base_url: str | None = None
+    cache_dir: str | None = None
+    transcripts: bool = False
+    max_cost_usd: float | None = None
+    """The LLM budget of the whole run (each model's process starts from what the run's result
+    files say was spent); cache, transcripts and budget never change a game, so a resume may
+    change them."""
 
     @property
     def seeds(self) -> list[int]:
@@ -90,6 +97,9 @@ def make_settings(
     hardware: str = "",
     models_file: str | None = None,
     base_url: str | None = None,
+    cache_dir: str | None = None,
+    transcripts: bool = False,
+    max_cost_usd: float | None = None,
 ) -> Settings:
     """Validated settings; NarcadeError names the bad value and the choices."""
     game_list = split_list(games)
@@ -116,6 +126,10 @@ def make_settings(
         raise NarcadeError(f"--max-seconds must be > 0, got {max_seconds}")
     if not timeout_ms > 0:
         raise NarcadeError(f"--timeout-ms must be > 0, got {timeout_ms}")
+    if max_cost_usd is not None and not (math.isfinite(max_cost_usd) and max_cost_usd > 0):
+        raise NarcadeError(
+            f"--max-cost-usd must be a positive number of dollars, got {max_cost_usd}"
+        )
     if failure_streak < 1:
         raise NarcadeError(f"failure_streak must be >= 1, got {failure_streak}")
     return Settings(
@@ -133,4 +147,7 @@ def make_settings(
         hardware=hardware,
         models_file=models_file,
         base_url=base_url,
+        cache_dir=cache_dir,
+        transcripts=transcripts,
+        max_cost_usd=max_cost_usd,
     )

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from evaluation.benchmarks.narcade.results import read_json
+from evaluation.core.rundir import safe_name
 from evaluation.core.verify import log_files, verify_log
 from tests.evaluation.narcade.conftest import GAMES, run
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
@@ -68,3 +69,22 @@ def test_an_llm_model_plays_every_game_into_verified_logs(
     for log in logs:
         report = verify_log(log)
         assert report.ok and "identity recorded, not proven" in report.message
+
+
+def test_the_cost_cap_stops_the_run_resumably(server: ChatServer, tmp_path: Path) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text(
+        '[[models]]\nslug = "first"\nprovider = "Test"\nmodel = "test/first"\n'
+        f'json_schema = true\napi_key_env = ""\nbase_url = "{server.base_url}"\n'
+    )
+    out = tmp_path / "run"
+    kw: dict[str, Any] = {"models": "llm:first", "games": "snake", "max_decisions": 6}
+    kw |= {"models_file": str(models), "isolate": False}
+    assert run(out, max_cost_usd=1e-4, **kw) == 130
+    data = read_json(out / "results" / safe_name("llm:first") / "snake.json")
+    assert data["status"] == "interrupted" and "stopped" in data["error"]
+    spent = sum(e["costUsd"] for e in data["episodes"])
+    assert len(data["episodes"]) < 2 and spent <= 1e-4
+    assert run(out, max_cost_usd=1.0, resume=True, **kw) == 0
+    data = read_json(out / "results" / safe_name("llm:first") / "snake.json")
+    assert data["status"] == "complete" and all(e["costUsd"] > 0 for e in data["episodes"])
