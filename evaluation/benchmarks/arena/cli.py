@@ -16,6 +16,7 @@ from evaluation.core.cli_options import (
     policies_from,
     spec_options,
 )
+from evaluation.core.run_exit import unfinished_exit
 
 # The suite and the oracle load numba kernels: they are imported when the command runs.
 BUILTINS = "random, greedy, tactician, perfect"
@@ -95,22 +96,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
     except RunError as error:
         print(f"arcade-eval arena: {error}", file=sys.stderr)
         return 2
-    if outcome.interrupted:
-        print(
-            f"interrupted: {len(outcome.missing)} games missing; repeat the command (or add "
-            f"--resume) with --output-dir {output_dir} to finish the run",
-            file=sys.stderr,
-        )
-        return 130
-    if outcome.aborted:
-        for line in outcome.aborted:
-            print(f"aborted (not counted): {line}", file=sys.stderr)
-        print(
-            f"{len(outcome.aborted)} games aborted by failures on our side; repeat the command "
-            f"with --output-dir {output_dir} to play them again",
-            file=sys.stderr,
-        )
-        return 1
+    status = unfinished_exit(
+        output_dir,
+        interrupted=outcome.interrupted,
+        missing=len(outcome.missing),
+        aborted=outcome.aborted,
+    )
+    if status is not None:
+        return status
     document = json.dumps(run_document(outcome.reports), indent=2) + "\n"
     text = run_text(outcome.reports)
     (output_dir / "report.json").write_text(document, encoding="utf-8")
