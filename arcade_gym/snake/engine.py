@@ -7,6 +7,9 @@ The whole game lives in four arrays so one compiled call does a full step:
   `i` (0 = head) is `body[(st[S_HEAD] - i) mod rows*cols]`;
 - `st`: int64 state vector indexed by the `S_*` constants below;
 - `rng`: uint64 (1,), the splitmix64 state that places the food.
+
+The per-step kernels (`move`, `observe` and their parts) are inlined into their callers: the
+vector env calls them once per game per step, where a call costs as much as the work.
 """
 
 from __future__ import annotations
@@ -107,7 +110,7 @@ def segment(body: np.ndarray, st: np.ndarray, i: int) -> int:
     return body[(st[S_HEAD] - i + n) % n]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move(
     grid: np.ndarray,
     body: np.ndarray,
@@ -191,14 +194,14 @@ def advance(
     return moves, eaten
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_mask(st: np.ndarray, mask: np.ndarray) -> None:
     """1 for every direction but the reversal of the heading."""
     mask[:] = 1
     mask[(st[S_HEADING] + 2) % 4] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_planes(grid: np.ndarray, body: np.ndarray, st: np.ndarray, obs: np.ndarray) -> None:
     """The RL observation (rows, cols, 5): body, head, tail, food, and body order (the head
     1.0 down to the tail 1/length), so a learner can tell which way every segment moves."""
@@ -222,7 +225,7 @@ def fill_planes(grid: np.ndarray, body: np.ndarray, st: np.ndarray, obs: np.ndar
         obs[food // cols, food % cols, PLANE_FOOD] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_observe(
     grid: np.ndarray,
     body: np.ndarray,
@@ -242,7 +245,7 @@ def step_observe(
     return eaten
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe(
     grid: np.ndarray,
     body: np.ndarray,
