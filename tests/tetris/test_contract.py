@@ -53,7 +53,7 @@ CLEAR_POINTS = [0, 100, 300, 500, 800]
 
 
 def _features(grid: list[list[Cell]]) -> BoardFeatures:
-    """The board summary, with the definitions of shared/RULES.md."""
+    """The board summary, with the definitions of docs/rules/tetris.md."""
     filled = [[cell is not None for cell in row] for row in grid]
     cols = list(zip(*filled, strict=True))
     heights = [next((BOARD_HEIGHT - r for r, f in enumerate(col) if f), 0) for col in cols]

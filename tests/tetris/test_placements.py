@@ -1,9 +1,10 @@
 """Placements, features, determinism, the seven-bag, hashes, gravity and Blitz timing.
 
 The property tests play random games (random seeds, random candidate indices, holds and stretches
-of gravity) and check every question on the way against definitions written here from RULES.md:
-a candidate rests where it is listed, outcomes are distinct, the list is exactly what an
-independent breadth-first search over shifts and rotations finds, and the features match.
+of gravity) and check every question on the way against definitions written here from
+`docs/rules/tetris.md`: a candidate rests where it is listed, outcomes are distinct, the list is
+exactly what an independent breadth-first search over shifts and rotations finds, and the
+features match.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from arcade_gym.tetris.rules import PIECE_LETTERS, SHAPES, gravity_interval_ms
 
 Cells = frozenset[tuple[int, int]]
 
-# --- definitions written from RULES.md ----------------------------------------------------------
+# --- definitions written from docs/rules/tetris.md ----------------------------------------------
 
 
 def _cells(t: int, x: int, y: int, r: int) -> Cells:
@@ -54,7 +55,7 @@ def _reachable(board: np.ndarray, t: int, x0: int, y0: int, r0: int) -> set[tupl
 
 
 def _expected_candidates(game: TetrisGame) -> set[tuple[int, int, int, int]]:
-    """(x, rotation, y_start, y_land) of every distinct outcome, chosen as RULES.md says.
+    """(x, rotation, y_start, y_land) of every distinct outcome, as `docs/rules/tetris.md` says.
 
     Per (x, rotation) the piece is hard-dropped from the lowest height it reaches; outcomes with
     the same cells are listed once: the one with more drop points (the only score difference

@@ -1,5 +1,5 @@
-"""Scoring: every row of the RULES.md table, back-to-back, combos, perfect clears, drop points,
-level, and NARCADE classic scoring.
+"""Scoring: every row of the `docs/rules/tetris.md` table, back-to-back, combos, perfect clears,
+drop points, level, and NARCADE classic scoring.
 
 Positions are built with `TetrisGame.from_position` (bottom rows as '#'/'.' strings) so every case
 is exact. A placement is played through the candidate list, and the candidate's columns (lines,
