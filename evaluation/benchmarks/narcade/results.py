@@ -5,9 +5,11 @@ A run directory (`evaluation/core/rundir.py`) holds, per episode, an event log
 module adds the file people read and publish, `results/<model>/<game>.json` (`RESULT_FORMAT`):
 the model's identity and revision, versions, hardware label, settings, the planned seeds, one
 entry per finished episode (seed, score, end reason, decisions, invalid actions, timeouts, policy
-errors, discarded answers, latency p50/p95, solve time of cleared Minesweeper boards) and their
-summary. It is rebuilt (atomically) from the verified episode records after every episode, so a
-crash keeps what finished; `status` says `running`, `complete`, `failed` or `interrupted`.
+errors, discarded answers, latency p50/p95, solve time of cleared Minesweeper boards, cost, the
+log) and their summary. It is rebuilt (atomically) from the verified episode records after every
+episode, so a crash keeps what finished; `status` says `running`, `complete`, `failed` (the
+policy failed), `aborted` (episodes cut by failures on our side: resume replays them) or
+`interrupted` (Ctrl-C or a cost cap: resume goes on). Only `complete` files are published.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from evaluation.benchmarks.narcade.protocol import PROTOCOL_VERSION, RESULT_FORM
 from evaluation.core.eventlog import utc_now_iso
 from evaluation.core.rundir import safe_name, write_json_atomic
 
-STATUSES = ("running", "complete", "failed", "interrupted")
+STATUSES = ("running", "complete", "failed", "aborted", "interrupted")
 
 
 def read_json(path: str | Path) -> Any:
@@ -215,6 +217,8 @@ class ResultFile:
 
     def finish(self, status: str, error: str | None = None) -> None:
         """Set the final status (and why it failed) and write."""
+        if status not in STATUSES:
+            raise ValueError(f"unknown result status {status!r}; one of {', '.join(STATUSES)}")
         self.data["status"] = status
         self.data["error"] = error
         self.write()
