@@ -207,7 +207,7 @@ def cmd_tetris(args: argparse.Namespace) -> int:
     (output_dir / "leaderboard.json").write_text(json.dumps(to_json(board), indent=1) + "\n")
     (output_dir / "leaderboard.md").write_text(to_markdown(board) + "\n")
     print(to_text(board))
-    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir}/logs)")
+    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir})")
     if args.merge:
         try:
             merge_index(args.merge, outcome.results, official=config.official)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from evaluation.benchmarks.tetris_bench.records import GameResult
+from evaluation.core.episode import INCOMPLETE_ENDS
 from evaluation.core.stats import (
     PRIOR_PRECISION,
     HeadToHead,
@@ -157,6 +158,11 @@ def _check_one_ruleset(results: Sequence[GameResult], where: str = "results") ->
 def _check_modes_and_duplicates(results: Sequence[GameResult], where: str = "results") -> None:
     seen: set[tuple[str, str, str]] = set()
     for r in results:
+        if r.end_reason in INCOMPLETE_ENDS:
+            raise ValueError(
+                f"{r.slug} {r.mode} {r.seed} ended {r.end_reason!r}: a game that did not finish "
+                "is never counted; resume the run to play it again"
+            )
         if r.mode not in MODES:
             raise ValueError(
                 f"unknown mode {r.mode!r} for {r.slug} on {r.seed}; expected IQ or Blitz"

@@ -252,6 +252,17 @@ def test_different_iq_seed_sets_are_refused() -> None:
         build_leaderboard(iq_run("heur", STRONG) + iq_run("rand", WEAK[:3], SEEDS[:3]))
 
 
+@pytest.mark.parametrize("end", ["interrupted", "aborted", "stopped"])
+def test_a_game_that_did_not_finish_is_never_counted(tmp_path: Path, end: str) -> None:
+    results = iq_run("heur", STRONG)
+    results[3] = game("heur", SEEDS[3], 99_999, end_reason=end)
+    with pytest.raises(ValueError, match=f"ended '{end}'.*never counted"):
+        build_leaderboard(results)
+    with pytest.raises(ValueError, match="never counted"):
+        merge_index(tmp_path / "index.json", results)
+    assert not (tmp_path / "index.json").exists()
+
+
 def test_a_brain_without_iq_games_is_refused() -> None:
     blitz_only = [game("rand", s, 5, mode="Blitz") for s in SEEDS]
     with pytest.raises(ValueError, match="no IQ game"):
