@@ -6,7 +6,7 @@ each), and the CLI and `verify` read this registry.
 
 from __future__ import annotations
 
-import argparse
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +44,19 @@ class Benchmark:
     rederive: Callable[[Mapping[str, Any]], Any] | None = None
 
 
+def lazy(target: str) -> Callable[..., Any]:
+    """`"package.module:function"` as a function that imports its module on the first call, so
+    registering a benchmark at start-up loads none of its kernels."""
+    module_name, _, attribute = target.partition(":")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module_name), attribute)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = attribute
+    call.__doc__ = f"`{target}`, imported on first use."
+    return call
+
+
 _BENCHMARKS: dict[str, Benchmark] = {}
 
 
@@ -72,7 +85,7 @@ def for_header(header: Mapping[str, Any]) -> Benchmark | None:
     return None
 
 
-def add_all_parsers(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_all_parsers(subparsers: Any) -> None:
     """Every registered benchmark's sub-commands."""
     for benchmark in _BENCHMARKS.values():
         benchmark.add_parsers(subparsers)

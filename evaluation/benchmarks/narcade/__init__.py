@@ -7,36 +7,13 @@ runner load when a command runs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from evaluation.core.eventlog import LogContents
-from evaluation.core.registry import Benchmark, Replay
-
-
-def _add_parsers(sub: Any) -> None:
-    from evaluation.benchmarks.narcade.cli import add_parsers
-
-    add_parsers(sub)
-
-
-def _replay(contents: LogContents) -> Replay:
-    from evaluation.benchmarks.narcade.replay import replay
-
-    return replay(contents)
-
-
-def _rederive(header: Mapping[str, Any]) -> Any:
-    from evaluation.benchmarks.narcade.replay import rederive
-
-    return rederive(header)
-
+from evaluation.core.registry import Benchmark, lazy
 
 BENCHMARK = Benchmark(
     name="narcade",
     summary="NARCADE: Minesweeper, Snake and Tetris with primitive controls; publish, replays",
     log_ids=("narcade",),
-    add_parsers=_add_parsers,
-    replay=_replay,
-    rederive=_rederive,
+    add_parsers=lazy("evaluation.benchmarks.narcade.cli:add_parsers"),
+    replay=lazy("evaluation.benchmarks.narcade.replay:replay"),
+    rederive=lazy("evaluation.benchmarks.narcade.replay:rederive"),
 )
