@@ -149,3 +149,24 @@ def test_a_run_climbs_rates_and_verifies(tmp_path: Path) -> None:
     assert logs and all(verify_log(p).ok for p in logs)
     assert (out / "report.md").read_text().count("material-2ply") >= 1
     assert sorted((out / "pgn").rglob("*.pgn"))
+    # the same command again resumes: every game is kept, the rating is the same
+    again = run_ladder(
+        ["material-2ply"],
+        lambda spec: make_policy(spec, "chess"),
+        out,
+        variants=["standard"],
+        games_per_rung=1,
+        grade_nodes=2_000,
+    )
+    assert again.rows[0].fit == row.fit and again.rows[0].games == row.games
+    assert sorted((out / "logs").rglob("*.jsonl")) == logs
+
+
+def test_a_directory_holding_something_else_is_refused(tmp_path: Path) -> None:
+    from evaluation.benchmarks.chess_ladder.runner import RunError, run_ladder
+
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="output-dir"):
+        run_ladder(["random"], lambda spec: BUILTINS[spec](), tmp_path)
+    with pytest.raises(RunError, match="games-per-rung"):
+        run_ladder(["random"], lambda spec: BUILTINS[spec](), tmp_path / "new", games_per_rung=0)

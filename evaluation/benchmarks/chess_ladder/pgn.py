@@ -77,6 +77,6 @@ def game_pgn(
     if forfeit_note:
         node.comment = (node.comment + " " if node.comment else "") + forfeit_note
     if adjudicated:
-        game.comment = f"Adjudicated: {termination}."
+        game.comment = f"Adjudicated by Stockfish ({termination.removeprefix('adjudicated: ')})."
     exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
     return game.accept(exporter) + "\n"

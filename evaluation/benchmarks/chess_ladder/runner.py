@@ -48,6 +48,7 @@ from evaluation.benchmarks.chess_ladder.report import (
 from evaluation.benchmarks.chess_ladder.schedule import PlayedGame, ScheduledGame, next_game
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.policy_identity import policy_identity
+from evaluation.core.policy_identity import run_settings as policy_settings
 from evaluation.core.rundir import RunDir, RunDirError, safe_name, write_json_atomic
 from evaluation.core.verify import verify_log
 from policies.engines.uci import UciEngine, parse_uci_spec
@@ -128,6 +129,10 @@ def run_ladder(
     except RunDirError as error:
         raise RunError(str(error)) from None
     made = {spec: make_policy(spec) for spec in policies}
+    try:
+        run_dir.check_policies({spec: policy_settings(made[spec]) for spec in policies})
+    except RunDirError as error:
+        raise RunError(str(error)) from None
     judge = UciEngine(parse_uci_spec(stockfish_spec(None)))
     grader = Grader(grade_nodes)
     outcome = LadderRun(Path(output_dir))
