@@ -130,3 +130,17 @@ def test_reset_option_start_sets_the_position() -> None:
     assert info["fen"].startswith("4k3/8/8/8/8/8/8/R3K3 w")
     with pytest.raises(ValueError):
         env.reset(options={"start": "garbage"})
+
+
+def test_a_stockfish_rung_plays_as_a_callable_opponent_and_is_closed() -> None:
+    from policies.engines.uci import UciEngine, parse_uci_spec
+    from tests.chess.conftest import stockfish_or_skip
+
+    stockfish_or_skip()
+    engine = UciEngine(parse_uci_spec("stockfish?Threads=1", nodes=200))
+    env = ChessEnv(opponent=engine.play, agent_colour="black")
+    _, info = env.reset(seed=0)
+    assert info["opponent_move"] is not None and engine.pid is not None
+    env.step(env.action_space.sample())
+    env.close()
+    assert engine.engine is None
