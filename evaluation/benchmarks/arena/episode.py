@@ -1,11 +1,7 @@
 """One arena game as an episode of the one loop (`evaluation/core/episode.py`): a suite position
 (one decision) or a match (a full game against a sparring partner).
 
-An answer is recorded, and judged, in one JSON form (`wire_answer`): an `EngineReply` keeps its
-output, error and instruction count (not its wall time), a `TicTacToeAnswer` its row and column, a
-`(row, col)` pair becomes a list, text stays text, and anything else is recorded as the reason it
-is not a move. Live play judges that form and so does `arcade-eval verify`, so a recording replays
-to exactly the judgements it was played with.
+Answers are recorded and judged in one JSON form (`answers.py`).
 
 An engine error, unparseable output, an occupied or off-board square, an exception or a timeout is
 an *illegal move*: the position fails, or the match is forfeited (one unusable answer ends it, a
@@ -17,119 +13,24 @@ the game: never counted, played again on resume.
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from numbers import Integral
 from pathlib import Path
 from typing import Any
 
-from arcade_gym.tictactoe.contract import (
-    AnswerCheck,
-    EngineReply,
-    TicTacToeAnswer,
-    TicTacToeQuestion,
-    check_answer,
-)
+from arcade_gym.tictactoe.contract import AnswerCheck, TicTacToeQuestion
 from arcade_gym.tictactoe.game import TicTacToeGame
 from arcade_gym.tictactoe.rules import RULESET_ID, O, X
 from arcade_gym.tictactoe.sparring import opening_move, sparring_move
+from evaluation.benchmarks.arena.answers import ArenaCaller, judge_call, move_fields
 from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.benchmarks.arena.grading import match_points
 from evaluation.benchmarks.arena.suite import SUITE_VERSION, MatchSpec, SuitePosition
-from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
+from evaluation.core.episode import Call, Judged, Rules, play_episode
 from evaluation.core.eventlog import GameLog, header_event
 from evaluation.core.policy_call import CallOutcome
 from evaluation.core.policy_identity import policy_identity
-from policies.base import DecisionContext
 
 Item = SuitePosition | MatchSpec
-
-
-# --- answers ------------------------------------------------------------------------------------
-
-
-def _is_pair(answer: object) -> bool:
-    return (
-        isinstance(answer, tuple | list)
-        and len(answer) == 2
-        and all(isinstance(v, Integral) and not isinstance(v, bool) for v in answer)
-    )
-
-
-def wire_answer(answer: object, question: TicTacToeQuestion) -> Any:
-    """The JSON form an answer is recorded and judged in (see the module docstring)."""
-    try:
-        if isinstance(answer, EngineReply):
-            return {
-                "output": str(answer.output),
-                "error": None if answer.error is None else str(answer.error),
-                "instructions": None if answer.instructions is None else int(answer.instructions),
-            }
-        if isinstance(answer, TicTacToeAnswer):
-            return {"row": int(answer.row), "col": int(answer.col)}
-        if isinstance(answer, str):
-            return str.__str__(answer)
-        if _is_pair(answer):
-            assert isinstance(answer, tuple | list)
-            return [int(answer[0]), int(answer[1])]
-        reason = check_answer(question, answer).reason
-    except Exception as exc:  # a hostile answer object (e.g. a raising __repr__)
-        reason = f"unreadable answer: {type(exc).__name__}"
-    return {"unreadable": reason or "not a move"}
-
-
-def read_answer(question: TicTacToeQuestion, answer: Any) -> AnswerCheck:
-    """Judge an answer in its recorded form (`wire_answer`); never raises."""
-    try:
-        if isinstance(answer, dict):
-            if "unreadable" in answer:
-                return AnswerCheck(reason=str(answer["unreadable"]))
-            if "output" in answer:
-                return check_answer(question, EngineReply.model_validate(answer))
-            if "row" in answer:
-                return check_answer(question, TicTacToeAnswer.model_validate(answer))
-        return check_answer(question, answer)
-    except Exception as exc:
-        return AnswerCheck(reason=f"unreadable answer: {type(exc).__name__}")
-
-
-def judge_call(call: CallOutcome, question: TicTacToeQuestion) -> Judged:
-    """`valid` for a legal move; `invalid`, `timeout` or `error` (all illegal moves) otherwise."""
-    if call.status != "ok":
-        check = AnswerCheck(reason=f"{call.status}: {call.error}")
-        return Judged("timeout" if call.status == "timeout" else "error", check, check.reason)
-    check = read_answer(question, call.answer)
-    return Judged("valid" if check.legal else "invalid", check, check.reason)
-
-
-def move_fields(check: AnswerCheck) -> dict[str, Any]:
-    """The judged move as decision fields."""
-    return {
-        "move": None if check.move is None else list(check.move),
-        "illegal": None if check.legal else (check.reason or "no move"),
-        "instructions": check.instructions,
-    }
-
-
-class ArenaCaller(LiveCaller):
-    """A live policy whose answers are handed on (and recorded) in their JSON form."""
-
-    def call(self, question: Any, limit_ms: float | None, realtime: bool) -> Call:
-        got = super().call(question, limit_ms, realtime)
-        if got.outcome.status != "ok":
-            return got
-        wire = wire_answer(got.outcome.answer, question)
-        return dataclasses.replace(got, outcome=dataclasses.replace(got.outcome, answer=wire))
-
-
-class WireAnswers:
-    """A policy whose answers come in their recorded form (what `verify` compares with)."""
-
-    def __init__(self, policy: Any) -> None:
-        self.policy = policy
-
-    def act(self, question: TicTacToeQuestion, ctx: DecisionContext) -> Any:
-        return wire_answer(self.policy.act(question, ctx), question)
 
 
 # --- episodes -----------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.tictactoe.rules import RULESET_ID
-from evaluation.benchmarks.arena.episode import Item, WireAnswers, make_episode
+from evaluation.benchmarks.arena.answers import WireAnswers
+from evaluation.benchmarks.arena.episode import Item, make_episode
 from evaluation.benchmarks.arena.suite import SUITE_VERSION, build_suite
 from evaluation.core.eventlog import LogContents, to_jsonable
 from evaluation.core.registry import Replay

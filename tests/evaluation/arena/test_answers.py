@@ -17,7 +17,7 @@ from arcade_gym.tictactoe.contract import (
     TicTacToeQuestion,
     check_answer,
 )
-from evaluation.benchmarks.arena.episode import read_answer, wire_answer
+from evaluation.benchmarks.arena.answers import read_answer, wire_answer
 from evaluation.benchmarks.arena.runner import run_arena
 from evaluation.core.eventlog import from_jsonable, to_jsonable
 from evaluation.core.verify import verify_paths
