@@ -8,7 +8,8 @@ Both learners rank the candidate placements by a function of the board each one 
   one numba kernel on the engine (no env, no Python per piece). The best mean is saved as an SB3
   model (`policies/sb3/afterstate.py`, linear) that `sb3:` plays.
 - `--method ppo`: MaskablePPO (sb3-contrib) with `AfterstatePolicy`: one small network scores
-  every row with shared weights; the reward is the score delta / 100 minus a top-out penalty.
+  every row with shared weights; the reward is the score delta / 100 minus a top-out penalty;
+  64 games step together in the native vector env (`policies/sb3/vecenv.py`).
 
 Each prints progress and saves a model, then plays it for a few seeds. Score it on the 30 public
 seeds through the official harness:
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -31,13 +33,14 @@ import torch
 from numba import njit
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 
 import arcade_gym  # noqa: F401  (registers the arcade_gym/ envs)
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
-from arcade_gym.tetris.rules import END_NONE, END_TOP_OUT, PLACEMENT_FEATURE_NAMES
+from arcade_gym.tetris.rules import END_NONE, PLACEMENT_FEATURE_NAMES
 from policies.sb3.afterstate import AfterstatePolicy
+from policies.sb3.vecenv import NativeVecEnv
 
 N_FEATURES = len(PLACEMENT_FEATURE_NAMES)
 
@@ -83,14 +86,16 @@ def play_game(weights: np.ndarray, seed: str | int) -> tuple[int, int]:
 
 def train_cem(args: argparse.Namespace) -> Path:
     """Noisy CEM: sample weights from N(mean, std^2 + noise), keep the elite fraction by mean
-    score over a few training seeds (fresh each generation), refit, decay the noise."""
+    score over a few training seeds (fresh each generation), refit, decay the noise. The last
+    generations' means are then compared on the same validation seeds and the best is kept (one
+    generation's elite is a noisy judge: a few games each)."""
     rng = np.random.default_rng(args.seed)
     mean = np.zeros(N_FEATURES)
     std = np.full(N_FEATURES, 1.0)
     population, elite, games = args.population, max(2, args.population // 5), args.games
     budget_games = args.timesteps // 500 if args.timesteps else None
-    deadline = time.monotonic() + 60 * args.minutes
-    played, generation, best = 0, 0, (-1.0, mean)
+    deadline = time.monotonic() + 60 * args.minutes * 0.9  # the rest for the validation
+    played, generation, means = 0, 0, [mean]
     while time.monotonic() < deadline and (budget_games is None or played < budget_games):
         noise = max(0.0, args.noise * (1 - generation / 30))
         samples = mean + rng.standard_normal((population, N_FEATURES)) * np.sqrt(std**2 + noise)
@@ -99,15 +104,22 @@ def train_cem(args: argparse.Namespace) -> Path:
         played += population * games
         order = np.argsort(scores)[::-1][:elite]
         mean, std = samples[order].mean(0), samples[order].std(0)
+        means.append(mean)
         generation += 1
-        if scores[order[0]] > best[0]:
-            best = (float(scores[order[0]]), samples[order[0]].copy())
         print(
             f"cem generation {generation}: games {played}, elite mean score "
             f"{scores[order].mean():.0f}, best {scores[order[0]]:.0f}",
             flush=True,
         )
-    weights = mean if generation else best[1]
+    candidates = means[-args.validate :]
+    validation = [f"validation-{k}" for k in range(args.validation_games)]
+    means_scores = [np.mean([play_game(w, s)[0] for s in validation]) for w in candidates]
+    weights = candidates[int(np.argmax(means_scores))]
+    print(
+        f"cem validation: {len(candidates)} generation means on {len(validation)} seeds, best "
+        f"{max(means_scores):.0f}",
+        flush=True,
+    )
     env = gym.make("arcade_gym/Tetris-v3")
     model = MaskablePPO(AfterstatePolicy, env, policy_kwargs={"hidden": 0}, seed=args.seed)
     model.policy.set_linear_weights(weights)
@@ -122,9 +134,32 @@ def train_cem(args: argparse.Namespace) -> Path:
 
 
 # --- MaskablePPO with afterstate scoring ---------------------------------------------------------
-def shaped_reward(game: TetrisGame, delta: int) -> float:
-    """Score delta / 100 (drops reward low placements, clears lines), -10 on a top-out."""
-    return delta / 100.0 - (10.0 if game.st[E.S_END] == END_TOP_OUT else 0.0)
+class ShapedReward(VecEnvWrapper):
+    """Score delta / 100 (drops reward low placements, clears reward lines), -10 on a top-out."""
+
+    def reset(self) -> Any:
+        return self.venv.reset()
+
+    def step_wait(self) -> Any:
+        observations, rewards, dones, infos = self.venv.step_wait()
+        topped = [
+            d and not i.get("TimeLimit.truncated", False) for d, i in zip(dones, infos, strict=True)
+        ]
+        return observations, rewards / 100.0 - 10.0 * np.array(topped), dones, infos
+
+
+def tetris_envs(n: int, seed: int) -> VecEnv:
+    """`n` Tetris-v3 games: the native vector env (one numba call a step) when the installed
+    arcade-gym has one, else `n` single envs."""
+    try:
+        vector = gym.make_vec(
+            "arcade_gym/Tetris-v3", num_envs=n, vectorization_mode="vector_entry_point"
+        )
+    except (gym.error.Error, ValueError, TypeError):
+        env = DummyVecEnv([lambda: gym.make("arcade_gym/Tetris-v3")] * n)
+        env.seed(seed)
+        return ShapedReward(env)
+    return ShapedReward(NativeVecEnv(vector, seed=seed))
 
 
 class Progress(BaseCallback):
@@ -154,20 +189,16 @@ class Progress(BaseCallback):
 
 
 def train_ppo(args: argparse.Namespace) -> Path:
-    def make() -> gym.Env:
-        return gym.make("arcade_gym/Tetris-v3", reward_fn=shaped_reward)
-
-    env = DummyVecEnv([make] * args.envs)
     model = MaskablePPO(
         AfterstatePolicy,
-        env,
-        n_steps=256,
-        batch_size=512,
+        tetris_envs(args.envs, args.seed),
+        n_steps=max(8, 4096 // args.envs),
+        batch_size=1024,
         n_epochs=4,
         gamma=0.995,
         learning_rate=1e-3,
         ent_coef=0.003,
-        policy_kwargs={"hidden": 32},
+        policy_kwargs={"hidden": args.hidden},
         seed=args.seed,
         verbose=0,
     )
@@ -208,7 +239,10 @@ def main() -> None:
     parser.add_argument("--population", type=int, default=40, help="CEM samples a generation")
     parser.add_argument("--games", type=int, default=2, help="CEM games per sample")
     parser.add_argument("--noise", type=float, default=4.0, help="CEM added variance, decays")
-    parser.add_argument("--envs", type=int, default=8, help="PPO parallel envs")
+    parser.add_argument("--validate", type=int, default=10, help="CEM last means compared")
+    parser.add_argument("--validation-games", type=int, default=10, help="CEM seeds for that")
+    parser.add_argument("--envs", type=int, default=64, help="PPO games stepped together")
+    parser.add_argument("--hidden", type=int, default=32, help="PPO row network width (0: linear)")
     parser.add_argument("--eval-games", type=int, default=2, help="games played after training")
     args = parser.parse_args()
     torch.set_num_threads(1)

@@ -43,7 +43,7 @@ def test_train_tetris_saves_a_model_that_sb3_plays(
     from policies.specs import make_policy
 
     out = tmp_path / f"tetris-{method}.zip"
-    budget = ["--timesteps", "1000", "--population", "2", "--games", "1"]
+    budget = ["--timesteps", "1000", "--population", "2", "--games", "1", "--validation-games", "1"]
     if method == "ppo":
         budget = ["--timesteps", "512", "--envs", "2"]
     _run_example(
