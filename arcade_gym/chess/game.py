@@ -93,17 +93,9 @@ class ChessGame:
         """python-chess's transposition key (`Board._transposition_key`) read directly: the raw
         castling rights equal the clean ones for any position reached from a valid start."""
         board = self.board
-        occupied = board.occupied_co
         ep = board.ep_square
         return (
-            board.pawns,
-            board.knights,
-            board.bishops,
-            board.rooks,
-            board.queens,
-            board.kings,
-            occupied[chess.WHITE],
-            occupied[chess.BLACK],
+            *_placement(board),
             board.turn,
             board.castling_rights,
             ep if ep is not None and board.has_legal_en_passant() else None,
@@ -115,14 +107,7 @@ class ChessGame:
         board = self.board
         ep = board.ep_square
         self._pos[:] = (
-            board.pawns,
-            board.knights,
-            board.bishops,
-            board.rooks,
-            board.queens,
-            board.kings,
-            board.occupied_co[chess.WHITE],
-            board.occupied_co[chess.BLACK],
+            *_placement(board),
             NO_EP if ep is None else ep,
             board.castling_rights,
             board.turn,
@@ -224,6 +209,21 @@ class ChessGame:
             f"action {action} is not a legal move for {'white' if self.board.turn else 'black'} "
             "here; choose an action whose action_mask entry is 1"
         )
+
+
+def _placement(board: chess.Board) -> tuple[int, ...]:
+    """The six piece bitboards, then white's and black's pieces (the kernels' first 8 words)."""
+    occupied = board.occupied_co
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        occupied[chess.WHITE],
+        occupied[chess.BLACK],
+    )
 
 
 def _unpack(packed: int) -> chess.Move:

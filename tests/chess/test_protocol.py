@@ -134,14 +134,18 @@ def test_a_run_climbs_rates_and_verifies(tmp_path: Path) -> None:
     from policies.specs import make_policy
 
     out = tmp_path / "run"
-    run = run_ladder(
-        ["material-2ply"],
-        lambda spec: make_policy(spec, "chess"),
-        out,
-        variants=["standard"],
-        games_per_rung=1,
-        grade_nodes=2_000,
-    )
+
+    def climb() -> Any:
+        return run_ladder(
+            ["material-2ply"],
+            lambda spec: make_policy(spec, "chess"),
+            out,
+            variants=["standard"],
+            games_per_rung=1,
+            grade_nodes=2_000,
+        )
+
+    run = climb()
     assert not run.interrupted and not run.aborted
     row = run.rows[0]
     assert row.games >= 4 and row.fit.rating is not None and row.fit.low is not None
@@ -150,14 +154,7 @@ def test_a_run_climbs_rates_and_verifies(tmp_path: Path) -> None:
     assert (out / "report.md").read_text().count("material-2ply") >= 1
     assert sorted((out / "pgn").rglob("*.pgn"))
     # the same command again resumes: every game is kept, the rating is the same
-    again = run_ladder(
-        ["material-2ply"],
-        lambda spec: make_policy(spec, "chess"),
-        out,
-        variants=["standard"],
-        games_per_rung=1,
-        grade_nodes=2_000,
-    )
+    again = climb()
     assert again.rows[0].fit == row.fit and again.rows[0].games == row.games
     assert sorted((out / "logs").rglob("*.jsonl")) == logs
 
