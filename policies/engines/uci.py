@@ -191,7 +191,9 @@ class UciPolicy(PolicyIdentity):
         super().__init__(
             slug=slug,
             name=name or slug,
-            description=f"UCI engine {' '.join(spec.argv)} {spec.options or ''}".strip(),
+            description=" ".join(
+                ["UCI engine", *spec.argv, *(f"{k}={v}" for k, v in spec.options.items())]
+            ),
             kind="engine",
         )
         self.spec = spec
