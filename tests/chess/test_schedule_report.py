@@ -120,3 +120,40 @@ def test_report_rows_and_table() -> None:
     table = markdown_table([row, model_row("other", games)])
     assert "| m |" in table and "n/a" in table and "won every game" in table
     assert row.to_dict()["illegalRate"] == pytest.approx(2 / 110)
+
+
+def test_saved_results_feed_the_report_with_tokens_cost_and_latency() -> None:
+    from evaluation.benchmarks.chess_ladder.ladder import load_ladder
+    from evaluation.benchmarks.chess_ladder.runner import _ladder_game
+
+    def saved(costs: list[float | None]) -> dict[str, object]:
+        return {
+            "rungRating": 1350.0,
+            "modelColour": "white",
+            "score": 0.5,
+            "adjudicated": True,
+            "requests": len(costs),
+            "rejected": 1,
+            "grades": [],
+            "calls": [
+                {
+                    "latencyMs": 10.0 * (i + 1),
+                    "promptTokens": 100,
+                    "completionTokens": 5,
+                    "costUsd": c,
+                }
+                for i, c in enumerate(costs)
+            ],
+        }
+
+    ladder = load_ladder()
+    priced = _ladder_game(
+        "m", ("m", "standard", "stockfish-1350", "game-0"), saved([0.01, 0.02]), ladder
+    )
+    assert priced.cost == pytest.approx(0.03) and priced.input_tokens == 200
+    assert priced.output_tokens == 10 and priced.answer_ms == [10.0, 20.0]
+    local = _ladder_game(
+        "m", ("m", "standard", "stockfish-1350", "game-1"), saved([0.01, None]), ladder
+    )
+    assert local.cost is None  # a call without a price: n/a, never zero
+    assert model_row("m", [priced, local]).cost is None
