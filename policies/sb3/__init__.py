@@ -53,7 +53,7 @@ class SB3Policy(PolicyIdentity):
         self.adapter = adapter
         self.path = path
         self.digest = digest
-        self._flatteners: dict[int, Any] = {}
+        self._flatteners: dict[str, Any] = {}
 
     def observation(self, question: Any) -> tuple[Any, np.ndarray]:
         """(the observation in the form the model was trained on, the int8 action mask)."""
@@ -72,7 +72,7 @@ class SB3Policy(PolicyIdentity):
     def _flattener(self, structured: spaces.Space[Any]) -> Any:
         from arcade_gym.core.observation import Flattener
 
-        key = id(structured)
+        key = repr(structured)  # spaces are rebuilt per question: key on what they are
         if key not in self._flatteners:
             self._flatteners[key] = Flattener(structured)
         return self._flatteners[key]

@@ -303,3 +303,17 @@ def test_native_vec_env_resets_finished_games_at_once_like_single_envs() -> None
             expected[i] = obs
     assert finished > 0
     assert venv.action_masks().shape == (n, 4)
+
+
+def test_a_flat_model_refuses_other_boards_by_shape_every_time(tmp_path: Path) -> None:
+    from stable_baselines3 import PPO
+
+    from arcade_gym.tictactoe.game import TicTacToeGame
+
+    env = gym.make("arcade_gym/TicTacToe-v0", observation="flat", illegal_action="penalty")
+    PPO("MlpPolicy", env, n_steps=64, seed=0).save(tmp_path / "flat-ttt.zip")
+    policy = make_policy(f"sb3:{tmp_path / 'flat-ttt.zip'}", "tictactoe")
+    assert policy.act(TicTacToeGame(3).question()).row in range(3)
+    for size in (10, 5, 10):
+        with pytest.raises(ValueError, match="expects observations of shape"):
+            policy.act(TicTacToeGame(size).question())
