@@ -19,6 +19,7 @@ import numpy as np
 from arcade_gym.core.warmup import warm
 from arcade_gym.multiagent import tictactoe_v0
 from evaluation.benchmarks.arena.suite import build_suite, classify, selfplay_positions
+from evaluation.core.grid import PolicyPool
 from evaluation.throughput.report import (
     VECTOR_BATCH,
     add_vector_figures,
@@ -139,7 +140,7 @@ def bench_tictactoe(seconds: float = 3.0) -> dict[str, Any]:
     suite_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:
-        run_arena(["tactician"], make_player, Path(scratch) / "run", say=lambda _: None)
+        run_arena(["tactician"], PolicyPool(make_player), Path(scratch) / "run", say=lambda _: None)
     arena_s = time.perf_counter() - t0
     return make_report(
         "tictactoe",

@@ -16,6 +16,7 @@ from evaluation.core.cli_options import (
     policies_from,
     spec_options,
 )
+from evaluation.core.executor import add_executor_options
 from evaluation.core.run_exit import unfinished_exit
 
 # The suite and the oracle load numba kernels: they are imported when the command runs.
@@ -58,6 +59,7 @@ def add_parsers(sub: Any) -> None:
     arena.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
     arena.add_argument("--progress", action="store_true", help="print a line per game")
     add_model_options(arena)
+    add_executor_options(arena)
     arena.set_defaults(handler=cmd_arena)
 
 
@@ -67,33 +69,27 @@ def cmd_arena(args: argparse.Namespace) -> int:
     interrupted."""
     from evaluation.benchmarks.arena.report import run_document, run_text
     from evaluation.benchmarks.arena.runner import RunError, run_arena
-    from policies.specs import SpecError, make_policy
+    from evaluation.core.executor import ExecutorError, make_executor
+    from evaluation.core.grid import spec_pool
+    from policies.specs import SpecError
 
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     output_dir = Path(args.output_dir or f"runs/arena-{stamp}")
-
-    def factory(spec: str) -> Any:
-        try:
-            return make_policy(spec, "tictactoe", options)
-        except SpecError as error:
-            raise RunError(str(error)) from None
-
     progress = (lambda line: print(line, flush=True)) if args.progress else None
     try:
-        try:
-            options = spec_options(args, timeout_ms=args.timeout_ms)
-        except SpecError as error:
-            raise RunError(str(error)) from None
+        options = spec_options(args, timeout_ms=args.timeout_ms)
+        executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
         outcome = run_arena(
             policies_from(args),
-            factory,
+            spec_pool("tictactoe", options),
             output_dir,
             seed=args.seed,
             timeout_ms=args.timeout_ms,
             resume=True if args.resume else None,
+            executor=executor,
             progress=progress,
         )
-    except RunError as error:
+    except (RunError, SpecError, ExecutorError) as error:
         print(f"arcade-eval arena: {error}", file=sys.stderr)
         return 2
     status = unfinished_exit(

@@ -16,7 +16,7 @@ directory holding another run, or anything else, is refused.
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,13 +27,13 @@ from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEF
 from evaluation.benchmarks.arena.episode import Item, play_arena_game
 from evaluation.benchmarks.arena.report import ArenaReport, build_report
 from evaluation.benchmarks.arena.suite import SUITE_VERSION, Suite, build_suite
-from evaluation.core.episode import GameAbortedError, RunStoppedError
-from evaluation.core.policy_identity import policy_identity
-from evaluation.core.rundir import GameFiles, RunDir, RunDirError
-from evaluation.core.verify import verify_log
+from evaluation.core.executor import Executor
+from evaluation.core.grid import Key, PolicyPool, PolicyUnusableError, play_grid
+from evaluation.core.policy_identity import policy_identity, run_settings
+from evaluation.core.rundir import RunDir, RunDirError
 
 Progress = Callable[[str], None]
-Game = tuple[str, str, str]
+Game = Key
 """(policy spec, "positions" | "matches", item id)."""
 
 
@@ -73,19 +73,37 @@ def settings(policies: Sequence[str], seed: int, timeout_ms: float | None) -> di
     }
 
 
+@functools.lru_cache(maxsize=4)
+def _items(seed: int) -> dict[tuple[str, str], Item]:
+    suite = build_suite(seed)
+    items: dict[tuple[str, str], Item] = {("positions", p.id): p for p in suite.positions}
+    items.update({("matches", m.id): m for m in suite.matches})
+    return items
+
+
+def _play(
+    seed: int, timeout_ms: float | None, policy: Any, key: Key, log: Path
+) -> Mapping[str, Any]:
+    """One position or match of the suite of `seed` (top-level: Ray workers unpickle it)."""
+    return play_arena_game(
+        policy, _items(seed)[(key[1], key[2])], log, suite_seed=seed, timeout_ms=timeout_ms
+    )
+
+
 def run_arena(
     policies: Sequence[str],
-    make_policy: Callable[[str], Any],
+    pool: PolicyPool,
     output_dir: str | Path,
     *,
     seed: int = DEFAULT_SEED,
     timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
     resume: bool | None = None,
+    executor: Executor | None = None,
     progress: Progress | None = None,
     say: Callable[[str], None] = print,
 ) -> ArenaRun:
-    """Play every policy (a spec, made by `make_policy` after the directory is checked) through
-    the suite of `seed` into `output_dir`, resuming what it holds; never raises for anything a
+    """Play every policy (a spec, built by `pool` after the directory is checked) through the
+    suite of `seed` into `output_dir`, resuming what it holds; never raises for anything a
     policy answers. Ctrl-C (or a stop on our side) ends the run resumably (`interrupted`)."""
     if not policies:
         raise RunError("--policy needs at least one policy, e.g. perfect")
@@ -96,66 +114,42 @@ def run_arena(
         run_dir.prepare(resume=resume)
     except RunDirError as error:
         raise RunError(str(error)) from None
-    t0 = time.perf_counter()
     suite = build_suite(seed)
-    made = {spec: make_policy(spec) for spec in policies}
-    items: dict[Game, Item] = {}
-    for spec in policies:
-        items.update({(spec, "positions", p.id): p for p in suite.positions})
-        items.update({(spec, "matches", m.id): m for m in suite.matches})
-    games = list(items)
-    files: dict[Game, GameFiles] = {game: run_dir.game(*game) for game in games}
-    finished: dict[Game, dict[str, Any]] = {}
-    for game in games:
-        earlier = run_dir.finished(files[game], _agrees, verify_log, say)
-        if earlier is not None:
-            finished[game] = earlier
-    outcome = ArenaRun(Path(output_dir))
-    run_dir.write_manifest("running", games, list(finished))
+    made = pool.build_all(policies)
+    run_dir.check_policies({spec: run_settings(policy) for spec, policy in made.items()})
+    keys: list[Key] = [(spec, kind, item_id) for spec in policies for kind, item_id in _items(seed)]
+
+    def report(key: Key, saved: Mapping[str, Any]) -> None:
+        if progress is not None:
+            progress(_progress_line(key[0], _items(seed)[(key[1], key[2])], saved))
+
     try:
-        for game in games:
-            if game in finished:
-                continue
-            spec, _, item_id = game
-            where = files[game]
-            try:
-                saved = play_arena_game(
-                    made[spec], items[game], where.log, suite_seed=seed, timeout_ms=timeout_ms
-                )
-            except GameAbortedError as abort:
-                run_dir.abandon(where, "aborted")
-                outcome.aborted.append(f"{spec} {item_id}: {abort.reason}")
-                continue
-            except (RunStoppedError, KeyboardInterrupt):
-                run_dir.abandon(where, "interrupted")
-                raise
-            fatal = getattr(made[spec], "fatal_error", None)
-            if fatal is not None:
-                run_dir.abandon(where, "aborted")
-                run_dir.write_manifest("stopped", games, list(finished))
-                raise FatalPolicyError(f"policy {spec} cannot answer: {fatal}")
-            run_dir.save_result(where, saved)
-            finished[game] = saved
-            run_dir.write_manifest("running", games, list(finished))
-            if progress is not None:
-                progress(_progress_line(spec, items[game], saved))
-    except (KeyboardInterrupt, RunStoppedError):
-        outcome.interrupted = True
-    outcome.missing = [g for g in games if g not in finished]
-    status = (
-        "interrupted" if outcome.interrupted else ("aborted" if outcome.aborted else "complete")
+        grid = play_grid(
+            run_dir,
+            keys,
+            functools.partial(_play, seed, timeout_ms),
+            pool,
+            agrees=_agrees,
+            executor=executor,
+            on_result=report,
+            say=say,
+        )
+    except PolicyUnusableError as error:
+        raise FatalPolicyError(str(error)) from None
+    outcome = ArenaRun(
+        Path(output_dir),
+        missing=grid.missing,
+        aborted=grid.aborted,
+        interrupted=grid.interrupted,
     )
-    run_dir.write_manifest(status, games, list(finished), {"aborted": outcome.aborted})
-    seconds = time.perf_counter() - t0
     for spec in policies:
-        if any(g[0] == spec for g in outcome.missing):
-            continue
-        outcome.reports.append(_report(spec, made[spec], suite, finished, seconds))
+        if grid.complete(spec):
+            outcome.reports.append(_report(spec, made[spec], suite, grid.finished, grid.seconds))
     return outcome
 
 
 def _report(
-    spec: str, policy: Any, suite: Suite, finished: Mapping[Game, Mapping[str, Any]], seconds: float
+    spec: str, policy: Any, suite: Suite, finished: Mapping[Key, Mapping[str, Any]], seconds: float
 ) -> ArenaReport:
     return build_report(
         policy_identity(policy),

@@ -11,6 +11,7 @@ import pytest
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from evaluation.benchmarks.arena.report import ArenaReport
 from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.core.grid import PolicyPool
 from policies.base import DecisionContext
 from policies.specs import make_policy
 from policies.tictactoe import make_player
@@ -51,6 +52,6 @@ def arena_run(tmp_path_factory: pytest.TempPathFactory) -> SharedRun:
     def factory(spec: str) -> Any:
         return TextTactician() if spec == "text" else make_policy(spec, "tictactoe")
 
-    run = run_arena(list(SPECS), factory, path, say=lambda _: None)
+    run = run_arena(list(SPECS), PolicyPool(factory), path, say=lambda _: None)
     assert not run.missing and not run.interrupted and not run.aborted
     return SharedRun(path, dict(zip(SPECS, run.reports, strict=True)))

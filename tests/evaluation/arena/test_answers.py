@@ -20,6 +20,7 @@ from arcade_gym.tictactoe.contract import (
 from evaluation.benchmarks.arena.answers import read_answer, wire_answer
 from evaluation.benchmarks.arena.runner import run_arena
 from evaluation.core.eventlog import from_jsonable, to_jsonable
+from evaluation.core.grid import PolicyPool
 from evaluation.core.verify import verify_paths
 from policies.base import DecisionContext
 
@@ -100,7 +101,9 @@ class Hostile:
 
 
 def test_a_run_of_answers_of_every_shape_verifies(tmp_path: Path) -> None:
-    run = run_arena(["hostile"], lambda _: Hostile(), tmp_path / "run", say=lambda _: None)
+    run = run_arena(
+        ["hostile"], PolicyPool(lambda _: Hostile()), tmp_path / "run", say=lambda _: None
+    )
     report = run.reports[0]
     reasons = " ".join(i.reason for i in report.illegal_moves)
     assert "unreadable answer: RuntimeError" in reasons and "not a move" in reasons

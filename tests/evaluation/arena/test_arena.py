@@ -27,6 +27,7 @@ from evaluation.benchmarks.arena.suite import (
     classify,
     match_schedule,
 )
+from evaluation.core.grid import PolicyPool
 from evaluation.core.verify import verify_paths
 from policies.base import DecisionContext
 from policies.specs import SpecError, SpecOptions, make_policy
@@ -36,7 +37,7 @@ from tests.evaluation.arena.conftest import SharedRun
 
 def grade(engine: Any, out: Path, **options: Any) -> ArenaReport:
     """One engine's report from a fresh run into `out`."""
-    run = run_arena(["engine"], lambda _: engine, out, say=lambda _: None, **options)
+    run = run_arena(["engine"], PolicyPool(lambda _: engine), out, say=lambda _: None, **options)
     assert not run.missing
     return run.reports[0]
 
