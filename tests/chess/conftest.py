@@ -3,7 +3,6 @@ that works without pygame (used only by its renderer)."""
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import types
@@ -46,17 +45,3 @@ def stockfish_or_skip() -> str:
         return find_stockfish()
     except EngineMissingError as exc:
         pytest.skip(str(exc))
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: long test, run with ARCADE_SLOW=1")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """`@pytest.mark.slow` chess tests (a whole ladder run) run only with ARCADE_SLOW=1."""
-    if os.environ.get("ARCADE_SLOW") == "1":
-        return
-    skip = pytest.mark.skip(reason="slow: set ARCADE_SLOW=1 to run")
-    for item in items:
-        if "slow" in item.keywords and "chess" in str(item.fspath):
-            item.add_marker(skip)

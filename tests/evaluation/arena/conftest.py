@@ -17,10 +17,6 @@ from policies.specs import make_policy
 from policies.tictactoe import make_player
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: a long test (full runs); deselect with -m 'not slow'")
-
-
 class TextTactician:
     """The Tactician answering `row col` text, under a name that is not a built-in."""
 

@@ -29,10 +29,6 @@ def result(out: Path, model: str, game: str) -> dict[str, Any]:
     return data
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: a long test (full runs); deselect with -m 'not slow'")
-
-
 @pytest.fixture(scope="session")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A lockstep run, each model in its own (spawned) process, with traces."""
