@@ -12,6 +12,7 @@ from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku import BENCHMARK
 from evaluation.benchmarks.sudoku.episode import play_sudoku_grid
 from evaluation.benchmarks.sudoku.runner import RunError, run_sudoku
+from evaluation.core.grid import PolicyPool
 from evaluation.core.registry import register
 from evaluation.core.verify import log_files, verify_log
 from policies.base import DecisionContext
@@ -26,7 +27,9 @@ def quiet(_: str) -> None:
 
 
 def run(out: Path, policies: list[str], tiers: tuple[int, ...] = (1, 7)) -> Any:
-    return run_sudoku(policies, lambda s: make_policy(s, "sudoku"), out, tiers=tiers, say=quiet)
+    return run_sudoku(
+        policies, PolicyPool(lambda s: make_policy(s, "sudoku")), out, tiers=tiers, say=quiet
+    )
 
 
 class Scripted:
@@ -122,4 +125,4 @@ def test_a_directory_holding_another_run_is_refused(tmp_path: Path) -> None:
 def test_bad_run_settings_are_refused(tmp_path: Path, kw: dict[str, Any], message: str) -> None:
     policies = [] if not kw else ["solver"]
     with pytest.raises(RunError, match=message):
-        run_sudoku(policies, lambda s: make_policy(s, "sudoku"), tmp_path / "r", **kw)
+        run_sudoku(policies, PolicyPool(lambda s: make_policy(s, "sudoku")), tmp_path / "r", **kw)

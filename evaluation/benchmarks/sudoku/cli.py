@@ -22,6 +22,7 @@ from evaluation.core.cli_options import (
     policies_from,
     spec_options,
 )
+from evaluation.core.executor import add_executor_options
 
 EXIT_BAD_INPUT = 2
 
@@ -164,7 +165,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     for a user error, 1 when grids were aborted on our side, 130 when interrupted."""
     from evaluation.benchmarks.sudoku.report import run_document, run_text
     from evaluation.benchmarks.sudoku.runner import RunError, run_sudoku
-    from policies.specs import SpecError, make_policy
+    from evaluation.core.executor import ExecutorError, make_executor
+    from evaluation.core.grid import spec_pool
+    from evaluation.core.run_exit import unfinished_exit
+    from policies.specs import SpecError
 
     if not args.policy:
         print(
@@ -175,44 +179,32 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     output_dir = Path(args.output_dir or f"runs/sudoku-{stamp}")
-    options = spec_options(args, timeout_ms=args.timeout_ms)
-
-    def factory(spec: str) -> Any:
-        try:
-            return make_policy(spec, "sudoku", options)
-        except (SpecError, ValueError) as error:
-            raise RunError(str(error)) from None
-
     progress = (lambda line: print(line, flush=True)) if args.progress else None
     try:
+        options = spec_options(args, timeout_ms=args.timeout_ms)
+        executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
         outcome = run_sudoku(
             policies_from(args),
-            factory,
+            spec_pool("sudoku", options),
             output_dir,
             set_version=args.set,
             tiers=args.tiers,
             timeout_ms=args.timeout_ms,
             resume=True if args.resume else None,
+            executor=executor,
             progress=progress,
         )
-    except RunError as error:
+    except (RunError, SpecError, ExecutorError) as error:
         return _fail(str(error))
-    if outcome.interrupted:
-        print(
-            f"interrupted: {len(outcome.missing)} grids missing; repeat the command with "
-            f"--output-dir {output_dir} to finish the run",
-            file=sys.stderr,
-        )
-        return 130
-    if outcome.aborted:
-        for line in outcome.aborted:
-            print(f"aborted (not counted): {line}", file=sys.stderr)
-        print(
-            f"{len(outcome.aborted)} grids aborted by failures on our side; repeat the command "
-            f"with --output-dir {output_dir} to play them again",
-            file=sys.stderr,
-        )
-        return 1
+    status = unfinished_exit(
+        output_dir,
+        interrupted=outcome.interrupted,
+        missing=len(outcome.missing),
+        aborted=outcome.aborted,
+        unit="grids",
+    )
+    if status is not None:
+        return status
     document = json.dumps(run_document(args.set, outcome.reports), indent=2) + "\n"
     text = run_text(args.set, outcome.reports)
     (output_dir / "report.json").write_text(document, encoding="utf-8")
@@ -260,6 +252,7 @@ def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
     sudoku.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
     sudoku.add_argument("--progress", action="store_true", help="print a line per grid")
     add_model_options(sudoku)
+    add_executor_options(sudoku)
     sudoku.set_defaults(handler=cmd_run)
     sub = sudoku.add_subparsers(dest="sudoku_command", metavar="TOOL")
     puzzle_help = "81 characters (digits, 0 or . for blanks) or a file of one puzzle a line"

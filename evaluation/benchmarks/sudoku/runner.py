@@ -14,7 +14,7 @@ side is set aside and played again. A directory holding another run is refused.
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,12 +25,12 @@ from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.benchmarks.sudoku.episode import play_sudoku_grid
 from evaluation.benchmarks.sudoku.report import policy_report
-from evaluation.core.episode import GameAbortedError, RunStoppedError
-from evaluation.core.policy_identity import policy_identity
-from evaluation.core.rundir import GameFiles, RunDir, RunDirError
-from evaluation.core.verify import verify_log
+from evaluation.core.executor import Executor
+from evaluation.core.grid import Key, PolicyPool, play_grid
+from evaluation.core.policy_identity import policy_identity, run_settings
+from evaluation.core.rundir import RunDir, RunDirError
 
-Game = tuple[str, str]
+Game = Key
 """(policy spec, grid id)."""
 
 
@@ -66,20 +66,34 @@ def settings(
     }
 
 
+@functools.lru_cache(maxsize=4)
+def _records(set_version: str) -> dict[str, dict[str, Any]]:
+    return {g["id"]: g for g in set_grids(set_version)}
+
+
+def _play(
+    set_version: str, timeout_ms: float | None, policy: Any, key: Key, log: Path
+) -> Mapping[str, Any]:
+    """One grid of the set (top-level: Ray workers unpickle it)."""
+    record = _records(set_version)[key[1]]
+    return play_sudoku_grid(policy, record, log, set_version=set_version, timeout_ms=timeout_ms)
+
+
 def run_sudoku(
     policies: Sequence[str],
-    make_policy: Callable[[str], Any],
+    pool: PolicyPool,
     output_dir: str | Path,
     *,
     set_version: str = "v1",
     tiers: Sequence[int] = (1, 2, 3, 4, 5, 6, 7),
     timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
     resume: bool | None = None,
+    executor: Executor | None = None,
     progress: Callable[[str], None] | None = None,
     say: Callable[[str], None] = print,
 ) -> SudokuRun:
-    """Play every policy (a spec, made by `make_policy` after the directory is checked) through
-    the grids of `set_version` in `tiers` into `output_dir`, resuming what it holds. Never raises
+    """Play every policy (a spec, built by `pool` after the directory is checked) through the
+    grids of `set_version` in `tiers` into `output_dir`, resuming what it holds. Never raises
     for anything a policy answers; Ctrl-C ends the run resumably (`interrupted`)."""
     if not policies:
         raise RunError("--policy needs at least one policy, e.g. solver")
@@ -94,55 +108,30 @@ def run_sudoku(
         run_dir.prepare(resume=resume)
     except RunDirError as error:
         raise RunError(str(error)) from None
-    t0 = time.perf_counter()
-    records = {g["id"]: g for g in set_grids(set_version) if g["tier"] in tiers}
-    made = {spec: make_policy(spec) for spec in policies}
-    games: list[Game] = [(spec, grid_id) for spec in policies for grid_id in records]
-    files: dict[Game, GameFiles] = {game: run_dir.game(*game) for game in games}
-    finished: dict[Game, dict[str, Any]] = {}
-    for game in games:
-        earlier = run_dir.finished(files[game], _agrees, verify_log, say)
-        if earlier is not None:
-            finished[game] = earlier
-    outcome = SudokuRun(Path(output_dir))
-    run_dir.write_manifest("running", games, list(finished))
-    try:
-        for game in games:
-            if game in finished:
-                continue
-            spec, grid_id = game
-            where = files[game]
-            try:
-                saved = play_sudoku_grid(
-                    made[spec],
-                    records[grid_id],
-                    where.log,
-                    set_version=set_version,
-                    timeout_ms=timeout_ms,
-                )
-            except GameAbortedError as abort:
-                run_dir.abandon(where, "aborted")
-                outcome.aborted.append(f"{spec} {grid_id}: {abort.reason}")
-                continue
-            except (RunStoppedError, KeyboardInterrupt):
-                run_dir.abandon(where, "interrupted")
-                raise
-            run_dir.save_result(where, saved)
-            finished[game] = saved
-            run_dir.write_manifest("running", games, list(finished))
-            if progress is not None:
-                progress(f"{spec} {grid_id}: {saved['outcome']} ({saved['cellsRight']} right)")
-    except (KeyboardInterrupt, RunStoppedError):
-        outcome.interrupted = True
-    outcome.missing = [g for g in games if g not in finished]
-    status = (
-        "interrupted" if outcome.interrupted else ("aborted" if outcome.aborted else "complete")
+    grids = [gid for gid, g in _records(set_version).items() if g["tier"] in tiers]
+    made = pool.build_all(policies)
+    run_dir.check_policies({spec: run_settings(policy) for spec, policy in made.items()})
+    keys: list[Key] = [(spec, grid_id) for spec in policies for grid_id in grids]
+
+    def report(key: Key, saved: Mapping[str, Any]) -> None:
+        if progress is not None:
+            progress(f"{key[0]} {key[1]}: {saved['outcome']} ({saved['cellsRight']} right)")
+
+    grid = play_grid(
+        run_dir,
+        keys,
+        functools.partial(_play, set_version, timeout_ms),
+        pool,
+        agrees=_agrees,
+        executor=executor,
+        on_result=report,
+        say=say,
     )
-    extra = {"aborted": outcome.aborted, "seconds": round(time.perf_counter() - t0, 3)}
-    run_dir.write_manifest(status, games, list(finished), extra)
+    outcome = SudokuRun(
+        Path(output_dir), missing=grid.missing, aborted=grid.aborted, interrupted=grid.interrupted
+    )
     for spec in policies:
-        if any(g[0] == spec for g in outcome.missing):
-            continue
-        results = [finished[(spec, grid_id)] for grid_id in records]
-        outcome.reports.append(policy_report(policy_identity(made[spec]), results))
+        if grid.complete(spec):
+            results = [grid.finished[(spec, grid_id)] for grid_id in grids]
+            outcome.reports.append(policy_report(policy_identity(made[spec]), results))
     return outcome
