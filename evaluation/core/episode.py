@@ -18,6 +18,7 @@ it on resume) and a `stop` call ends the run resumably (`RunStoppedError`). Ctrl
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -131,11 +132,20 @@ class Caller(Protocol):
 
 class LiveCaller:
     """Asks a live policy under its deadline; in realtime episodes `clock` measures the game time
-    that passed (at least the limit when the call timed out)."""
+    that passed (at least the limit when the call timed out). `wire(answer, question)`, when
+    given, turns an answer into the JSON form it is judged and recorded in (benchmarks whose
+    answers are not wire models), so a replay judges exactly what the game judged."""
 
-    def __init__(self, policy: Any, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        policy: Any,
+        clock: Clock | None = None,
+        *,
+        wire: Callable[[Any, Any], Any] | None = None,
+    ) -> None:
         self.policy = policy
         self.clock: Clock = clock if clock is not None else WallClock()
+        self.wire = wire
 
     def call(self, question: Any, limit_ms: float | None, realtime: bool) -> Call:
         ctx = DecisionContext.with_budget(None if realtime else limit_ms)
@@ -147,6 +157,8 @@ class LiveCaller:
             elapsed = float(self.clock.elapsed_ms())
             if outcome.status == "timeout" and limit_ms is not None:
                 elapsed = max(elapsed, limit_ms)
+        if self.wire is not None and outcome.status == "ok":
+            outcome = dataclasses.replace(outcome, answer=self.wire(outcome.answer, question))
         return Call(outcome, elapsed, _telemetry(self.policy))
 
 

@@ -9,7 +9,6 @@ to exactly the judgements it was played with.
 
 from __future__ import annotations
 
-import dataclasses
 from numbers import Integral
 from typing import Any
 
@@ -20,7 +19,7 @@ from arcade_gym.tictactoe.contract import (
     TicTacToeQuestion,
     check_answer,
 )
-from evaluation.core.episode import Call, Judged, LiveCaller
+from evaluation.core.episode import Judged
 from evaluation.core.policy_call import CallOutcome
 from policies.base import DecisionContext
 
@@ -86,17 +85,6 @@ def move_fields(check: AnswerCheck) -> dict[str, Any]:
         "illegal": None if check.legal else (check.reason or "no move"),
         "instructions": check.instructions,
     }
-
-
-class ArenaCaller(LiveCaller):
-    """A live policy whose answers are handed on (and recorded) in their JSON form."""
-
-    def call(self, question: Any, limit_ms: float | None, realtime: bool) -> Call:
-        got = super().call(question, limit_ms, realtime)
-        if got.outcome.status != "ok":
-            return got
-        wire = wire_answer(got.outcome.answer, question)
-        return dataclasses.replace(got, outcome=dataclasses.replace(got.outcome, answer=wire))
 
 
 class WireAnswers:

@@ -21,11 +21,11 @@ from arcade_gym.tictactoe.contract import AnswerCheck, TicTacToeQuestion
 from arcade_gym.tictactoe.game import TicTacToeGame
 from arcade_gym.tictactoe.rules import RULESET_ID, O, X
 from arcade_gym.tictactoe.sparring import opening_move, sparring_move
-from evaluation.benchmarks.arena.answers import ArenaCaller, judge_call, move_fields
+from evaluation.benchmarks.arena.answers import judge_call, move_fields, wire_answer
 from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.benchmarks.arena.grading import match_points
 from evaluation.benchmarks.arena.suite import SUITE_VERSION, MatchSpec, SuitePosition
-from evaluation.core.episode import Call, Judged, Rules, play_episode
+from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
 from evaluation.core.eventlog import GameLog, header_event
 from evaluation.core.policy_call import CallOutcome
 from evaluation.core.policy_identity import policy_identity
@@ -224,6 +224,6 @@ def play_arena_game(
                 settings=settings_of(item, timeout_ms),
             )
         )
-        played = play_episode(episode, ArenaCaller(policy), log, on_decision=count)
+        played = play_episode(episode, LiveCaller(policy, wire=wire_answer), log, on_decision=count)
     result = {k: v for k, v in played.result.items() if k != "type"}
     return {"id": item.id, **result, "calls": calls}

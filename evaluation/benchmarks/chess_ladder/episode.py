@@ -16,7 +16,6 @@ aborts the game: never counted, played again on resume.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -50,7 +49,7 @@ REJECTED = frozenset({"illegal", "unreadable", "error", "timeout"})
 # --- answers ------------------------------------------------------------------------------------
 
 
-def wire_answer(answer: object) -> Any:
+def wire_answer(answer: object, question: object = None) -> Any:
     """The JSON form an answer is recorded and judged in: a ChessAnswer's move, reply text as
     text, `{"move": ...}` as given; anything else is recorded as unreadable."""
     try:
@@ -63,17 +62,6 @@ def wire_answer(answer: object) -> Any:
     except Exception as exc:  # a hostile answer object
         return {"unreadable": f"unreadable answer: {type(exc).__name__}"}
     return {"unreadable": f"not a move: {type(answer).__name__}"}
-
-
-class LadderCaller(LiveCaller):
-    """A live policy whose answers are handed on (and recorded) in their JSON form."""
-
-    def call(self, question: Any, limit_ms: float | None, realtime: bool) -> Call:
-        got = super().call(question, limit_ms, realtime)
-        if got.outcome.status != "ok":
-            return got
-        wire = wire_answer(got.outcome.answer)
-        return dataclasses.replace(got, outcome=dataclasses.replace(got.outcome, answer=wire))
 
 
 # --- the other side: the rung and the measurements ------------------------------------------------
@@ -365,6 +353,11 @@ def play_ladder_game(
                 settings=settings,
             )
         )
-        played = play_episode(episode, LadderCaller(policy), log, on_decision=count)
+        played = play_episode(
+            episode,
+            LiveCaller(policy, wire=wire_answer),
+            log,
+            on_decision=count,
+        )
     result = {k: v for k, v in played.result.items() if k != "type"}
     return {**result, "calls": calls}

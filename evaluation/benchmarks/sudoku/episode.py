@@ -12,7 +12,6 @@ exactly what was played.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +31,7 @@ RECORD_KEYS = ("id", "tier", "puzzle", "solution")
 """The fields of a set record a log header carries (checked against the set on replay)."""
 
 
-def wire_answer(answer: object) -> dict[str, Any]:
+def wire_answer(answer: object, question: object = None) -> dict[str, Any]:
     """The JSON form an answer is recorded and judged in (see the module docstring). An LLM
     lane's `{"unreadable": why}` keeps its reason."""
     if isinstance(answer, Mapping) and "grid" not in answer and "unreadable" in answer:
@@ -41,17 +40,6 @@ def wire_answer(answer: object) -> dict[str, Any]:
     if verdict.usable:
         return {"grid": verdict.grid, "confidence": verdict.confidence}
     return {"unreadable": verdict.reason or "no readable grid"}
-
-
-class SudokuCaller(LiveCaller):
-    """A live policy whose answers are handed on (and recorded) in their JSON form."""
-
-    def call(self, question: Any, limit_ms: float | None, realtime: bool) -> Call:
-        got = super().call(question, limit_ms, realtime)
-        if got.outcome.status != "ok":
-            return got
-        wire = wire_answer(got.outcome.answer)
-        return dataclasses.replace(got, outcome=dataclasses.replace(got.outcome, answer=wire))
 
 
 class WireAnswers:
@@ -178,6 +166,11 @@ def play_sudoku_grid(
                 settings=settings_of(record, timeout_ms),
             )
         )
-        played = play_episode(episode, SudokuCaller(policy), log, on_decision=count)
+        played = play_episode(
+            episode,
+            LiveCaller(policy, wire=wire_answer),
+            log,
+            on_decision=count,
+        )
     result = {k: v for k, v in played.result.items() if k != "type"}
     return {**result, "calls": calls}
