@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.core.episode import GameAbortedError, RunStoppedError
-from evaluation.core.executor import Executor, LocalExecutor
+from evaluation.core.executor import Executor, ExecutorError, LocalExecutor
 from evaluation.core.rundir import GameFiles, RunDir, set_aside
 from evaluation.core.verify import verify_log
 from policies.specs import SpecOptions, make_policy
@@ -46,6 +46,8 @@ class PolicyPool:
 
     build: Callable[[str], Any]
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    meter: Any = None
+    """The run's cost meter (`--max-cost-usd`), shared by the policies it builds."""
 
     def build_all(self, specs: Sequence[str]) -> dict[str, Any]:
         """Build every policy now (their errors and pre-flight calls come before any game)."""
@@ -66,7 +68,7 @@ def build_policy(game: str, options: SpecOptions, spec: str) -> Any:
 
 def spec_pool(game: str, options: SpecOptions) -> PolicyPool:
     """A pool building every policy through the one grammar."""
-    return PolicyPool(functools.partial(build_policy, game, options))
+    return PolicyPool(functools.partial(build_policy, game, options), meter=options.meter)
 
 
 @dataclass(frozen=True)
@@ -126,9 +128,14 @@ def play_grid(
     """Play every game of `keys` not finished yet into `run_dir` (see the module docstring).
 
     Raises PolicyUnusableError when a policy can no longer answer (the manifest then says
-    `stopped`); returns with `interrupted` set after Ctrl-C or a stop on our side.
+    `stopped`); returns with `interrupted` set after Ctrl-C or a stop on our side (the cost cap
+    included: the pool's meter counts every invocation of the run against it).
     """
     t0 = time.perf_counter()
+    executor = executor or LocalExecutor()
+    if pool.meter is not None and executor.name != "local":
+        raise ExecutorError("--max-cost-usd needs --executor local: the cost meter is per process")
+    run_dir.track_cost(pool.meter)
     files = {key: run_dir.game(*key) for key in keys}
     run = GridRun(finished={})
     for key in keys:
@@ -156,7 +163,7 @@ def play_grid(
 
     todo = [_Task(pool, play, key, files[key]) for key in keys if key not in run.finished]
     try:
-        (executor or LocalExecutor()).run(_play_one, todo, done)
+        executor.run(_play_one, todo, done)
     except (KeyboardInterrupt, RunStoppedError):
         run.interrupted = True
     run.missing = [key for key in keys if key not in run.finished]

@@ -95,6 +95,8 @@ class RunDir:
         self.settings = json.loads(json.dumps(dict(settings)))  # as it reads back from disk
         self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._policies: dict[str, Any] = {}
+        self.earlier: dict[str, Any] = {}
+        self._meter: Any = None
 
     # -- opening -----------------------------------------------------------------------------
 
@@ -130,6 +132,7 @@ class RunDir:
                 raise RunDirError(
                     f"{self.path} holds a run of another benchmark; choose a new --output-dir"
                 )
+            self.earlier = manifest
             changed = _differences(manifest.get("settings") or {}, self.settings)
             if changed:
                 raise RunDirError(
@@ -175,6 +178,15 @@ class RunDir:
                 "restore them to resume, or choose a new --output-dir"
             )
         self._policies = {**earlier, **current}
+
+    def track_cost(self, meter: Any) -> None:
+        """Count what every invocation of this run spent against one cap (`--max-cost-usd`): the
+        meter starts at what the manifest says was spent, and each manifest records it."""
+        self._meter = meter
+        if meter is not None:
+            earlier = self.earlier.get("spentUsd")
+            if isinstance(earlier, int | float) and earlier > meter.spent_usd:
+                meter.spent_usd = float(earlier)
 
     # -- games -------------------------------------------------------------------------------
 
@@ -264,6 +276,7 @@ class RunDir:
             "games": len(games),
             "finished": sum(1 for g in games if g in done),
             "missing": [list(g) for g in games if g not in done],
+            **({"spentUsd": round(self._meter.spent_usd, 6)} if self._meter is not None else {}),
             **(extra or {}),
         }
         write_json_atomic(self.path / MANIFEST, manifest)
