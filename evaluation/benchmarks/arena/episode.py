@@ -212,7 +212,10 @@ def play_arena_game(
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
         ms = call.outcome.latency_ms
         latency = round(ms, 3) if math.isfinite(ms) else None
-        calls.append({"latencyMs": latency, "instructions": event["instructions"]})
+        entry: dict[str, Any] = {"latencyMs": latency, "instructions": event["instructions"]}
+        if event["call"].get("usage"):
+            entry["usage"] = event["call"]["usage"]
+        calls.append(entry)
 
     with GameLog(log_path) as log:
         log.write(

@@ -93,7 +93,8 @@ class MatchResult:
 
 @dataclass
 class MoveStats:
-    """Cost of the engine's moves: wall milliseconds, and Brainfuck instructions when reported."""
+    """Cost of the engine's moves: wall milliseconds, Brainfuck instructions when reported, and
+    an LLM's tokens and dollars when its calls report them (`usage` of each decision)."""
 
     moves: int = 0
     ms_total: float = 0.0
@@ -101,8 +102,14 @@ class MoveStats:
     counted: int = 0
     instructions_total: int = 0
     instructions_max: int = 0
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
 
-    def add(self, ms: float, instructions: int | None) -> None:
+    def add(
+        self, ms: float, instructions: int | None, usage: Mapping[str, Any] | None = None
+    ) -> None:
         """Record one move."""
         self.moves += 1
         self.ms_total += ms
@@ -111,6 +118,13 @@ class MoveStats:
             self.counted += 1
             self.instructions_total += instructions
             self.instructions_max = max(self.instructions_max, instructions)
+        if usage:
+            self.model_calls += 1
+            self.prompt_tokens += int(usage.get("promptTokens") or 0)
+            self.completion_tokens += int(usage.get("completionTokens") or 0)
+            cost = usage.get("costUsd")
+            if isinstance(cost, int | float):
+                self.cost_usd = (self.cost_usd or 0.0) + float(cost)
 
     def to_dict(self, timings: bool = True) -> dict[str, Any]:
         """Averages and maxima (instructions None when the engine reports none)."""
@@ -118,6 +132,10 @@ class MoveStats:
             "moves": self.moves,
             "avgInstructions": self.instructions_total / self.counted if self.counted else None,
             "maxInstructions": self.instructions_max if self.counted else None,
+            "modelCalls": self.model_calls,
+            "promptTokens": self.prompt_tokens if self.model_calls else None,
+            "completionTokens": self.completion_tokens if self.model_calls else None,
+            "costUsd": None if self.cost_usd is None else round(self.cost_usd, 6),
         }
         if timings:
             out["avgMs"] = round(self.ms_total / self.moves, 3) if self.moves else None
@@ -265,6 +283,12 @@ class ArenaReport:
             cost += (
                 f"; instructions avg {avg / 1e6:.2f} M, max {stats.instructions_max / 1e6:.2f} M"
             )
+        if stats.model_calls:
+            dollars = "n/a" if stats.cost_usd is None else f"${stats.cost_usd:.4f}"
+            cost += (
+                f"; tokens {stats.prompt_tokens:,} in / {stats.completion_tokens:,} out, "
+                f"cost {dollars}"
+            )
         lines.append(cost + f"; run {self.seconds:.1f} s")
         if self.illegal_moves:
             lines.append("illegal moves:")
@@ -275,12 +299,16 @@ class ArenaReport:
 # --- from saved results -------------------------------------------------------------------------
 
 
-def _calls(saved: Mapping[str, Any]) -> list[tuple[float, int | None]]:
-    """(wall ms, instructions) of each call of a saved game."""
+def _calls(
+    saved: Mapping[str, Any],
+) -> list[tuple[float, int | None, Mapping[str, Any] | None]]:
+    """(wall ms, instructions, usage) of each call of a saved game."""
     out = []
     for call in saved.get("calls") or []:
         ms = call.get("latencyMs")
-        out.append((float(ms) if ms is not None else 0.0, call.get("instructions")))
+        out.append(
+            (float(ms) if ms is not None else 0.0, call.get("instructions"), call.get("usage"))
+        )
     return out
 
 
@@ -298,8 +326,8 @@ def build_report(
     rows: list[PositionResult] = []
     for saved in positions:
         calls = _calls(saved)
-        for ms, instructions in calls:
-            stats.add(ms, instructions)
+        for ms, instructions, usage in calls:
+            stats.add(ms, instructions, usage)
         if saved["illegal"] is not None:
             illegal.append(IllegalMove(saved["id"], saved["illegal"]))
         move = saved["move"]
@@ -317,8 +345,8 @@ def build_report(
         )
     games: list[MatchResult] = []
     for saved in matches:
-        for ms, instructions in _calls(saved):
-            stats.add(ms, instructions)
+        for ms, instructions, usage in _calls(saved):
+            stats.add(ms, instructions, usage)
         if saved["forfeit"] is not None:
             illegal.append(
                 IllegalMove(f"{saved['id']} ply {saved['forfeitPly']}", saved["forfeit"])
