@@ -30,6 +30,7 @@ VECTOR_ENVS: dict[str, str] = {
     f"{NAMESPACE}/Minesweeper-v0": "arcade_gym.minesweeper.vector:MinesweeperVectorEnv",
     f"{NAMESPACE}/TetrisPrimitive-v3": "arcade_gym.tetris.vector:TetrisPrimitiveVectorEnv",
     f"{NAMESPACE}/Tetris-v3": "arcade_gym.tetris.vector:TetrisVectorEnv",
+    f"{NAMESPACE}/Sudoku-v0": "arcade_gym.sudoku.vector:SudokuVectorEnv",
 }
 """Env id -> entry point of its native batched env (`gym.make_vec(..., "vector_entry_point")`)."""
 
