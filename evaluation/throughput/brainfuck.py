@@ -16,7 +16,7 @@ from typing import Any
 import arcade_gym
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from policies.base import DecisionContext
-from policies.engines.brainfuck.engine import BrainfuckEngine
+from policies.engines.arena import BrainfuckEngine
 from policies.engines.brainfuck.interpreter import Program, compile_program, run, warmup
 from policies.engines.brainfuck.reference import run_naive
 

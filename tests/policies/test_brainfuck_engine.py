@@ -11,7 +11,7 @@ import pytest
 
 from arcade_gym.tictactoe.contract import EngineReply, TicTacToeQuestion, parse_move
 from policies.base import DecisionContext
-from policies.engines.brainfuck import BrainfuckEngine, CommandEngine
+from policies.engines.arena import BrainfuckEngine, CommandEngine
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FIRST_EMPTY = EXAMPLES / "first_empty.bf"

@@ -29,7 +29,7 @@ from arcade_gym.tictactoe.contract import (
     TicTacToeQuestion,
     check_answer,
 )
-from evaluation.policy_call import call_policy
+from evaluation.core.policy_call import call_policy
 from policies.base import DecisionContext
 from policies.llm import (
     FatalModelError,
@@ -41,8 +41,9 @@ from policies.llm import (
     make_llm_ttt_engine,
     preflight,
 )
-from policies.llm.narcade_brain import INVALID_ACTION_PREFIX, LLMNarcadePolicy
-from policies.llm.narcade_prompt import (
+from policies.llm.lanes import LLMNarcadePolicy, LLMTicTacToeEngine
+from policies.llm.prompts.narcade import (
+    INVALID_ACTION_PREFIX,
     SYSTEM_PROMPTS,
     NarcadeGame,
     ReplyParseError,
@@ -52,9 +53,9 @@ from policies.llm.narcade_prompt import (
     response_format,
     state_of,
 )
-from policies.llm.ttt_brain import SYSTEM_PROMPT as TTT_SYSTEM_PROMPT
-from policies.llm.ttt_brain import LLMTicTacToeEngine, parse_move_reply
-from policies.llm.ttt_brain import build_messages as ttt_messages
+from policies.llm.prompts.tictactoe import SYSTEM_PROMPT as TTT_SYSTEM_PROMPT
+from policies.llm.prompts.tictactoe import build_messages as ttt_messages
+from policies.llm.prompts.tictactoe import parse_move_reply
 from policies.minesweeper import HeuristicMinesweeper
 from policies.snake import make_policy as make_snake_policy
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
@@ -736,7 +737,7 @@ def test_the_factories_read_the_registry_and_override_the_base_url(tmp_path: Pat
 
 
 def test_schema_drops_the_enum_when_the_offer_is_too_large_for_providers() -> None:
-    from policies.llm.narcade_prompt import MAX_SCHEMA_ENUM, reply_schema
+    from policies.llm.prompts.narcade import MAX_SCHEMA_ENUM, reply_schema
 
     small = reply_schema(["up", "down"])
     assert small["properties"]["action"]["enum"] == ["up", "down"]

@@ -41,7 +41,7 @@ from policies.llm import (
     make_llm_brain,
     preflight,
 )
-from policies.llm.tetris_prompt import (
+from policies.llm.prompts.tetris import (
     SYSTEM_PROMPT,
     ReplyParseError,
     build_messages,

@@ -14,7 +14,6 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from policies.engines.brainfuck.interpreter import (
     MAX_INSTRUCTIONS,
@@ -100,13 +99,3 @@ def make_bf_engine(path: str | os.PathLike[str], **options: int) -> BrainfuckTex
     if not Path(path).is_file():
         raise FileNotFoundError(f"no Brainfuck file at {str(path)!r}")
     return BrainfuckTextEngine(Path(path), **options)
-
-
-def __getattr__(name: str) -> Any:
-    """`BrainfuckEngine` / `CommandEngine`: the arena's tic-tac-toe bindings, under their old
-    import path (`policies/engines/arena.py`)."""
-    if name in ("BrainfuckEngine", "CommandEngine"):
-        from policies.engines import arena
-
-        return getattr(arena, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
