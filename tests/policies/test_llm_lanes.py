@@ -607,7 +607,7 @@ def test_failures_timeouts_and_the_deadline(server: LocalServer) -> None:
     assert ask(policy, q).action == "up"
     assert policy.last_call is not None and policy.last_call.retries == 1
     outcome = call_policy(policy, q, DecisionContext.with_budget(5000.0), 5000.0)
-    assert outcome.status == "error" and "retries exhausted" in str(outcome.error)
+    assert outcome.status == "service" and "retries exhausted" in str(outcome.error)
     assert policy.last_call is not None and "500" in str(policy.last_call.error)
 
     server.state.script.append(("slow", 10.0))
@@ -629,7 +629,7 @@ def test_a_refused_key_is_fatal_and_stops_traffic(server: LocalServer) -> None:
     q = mine_question("seed-01")
     for _ in range(3):
         outcome = call_policy(policy, q, DecisionContext.with_budget(2000.0), 2000.0)
-        assert outcome.status == "error" and is_fatal(outcome.error)
+        assert outcome.status == "stop" and is_fatal(outcome.error)
     assert isinstance(policy.fatal_error, FatalModelError) and policy.fatal_error.reason == "auth"
     assert len(server.state.requests) == 2  # the pre-flight and the first decision only
 
@@ -708,7 +708,7 @@ def test_a_refused_key_is_fatal_for_the_ttt_engine(server: LocalServer) -> None:
     engine = LLMTicTacToeEngine(spec, spec.client(**fast_client_options()))
     for _ in range(2):
         outcome = call_policy(engine, POSITIONS[0], DecisionContext.with_budget(2000.0), 2000.0)
-        assert outcome.status == "error" and is_fatal(outcome.error)
+        assert outcome.status == "stop" and is_fatal(outcome.error)
     assert isinstance(engine.fatal_error, FatalModelError)
     assert len(server.state.requests) == 1
 
