@@ -100,8 +100,8 @@ class RayExecutor:
         self, fn: Callable[[T], R], items: Sequence[T], on_done: Callable[[T, R], None]
     ) -> None:
         ray = self._ray
-        remote = ray.remote(max_retries=0)(fn)
-        refs = {remote.remote(item): item for item in items}
+        remote = ray.remote(max_retries=0)(_apply)
+        refs = {remote.remote(fn, item): item for item in items}
         pending = list(refs)
         try:
             while pending:
@@ -116,6 +116,11 @@ class RayExecutor:
             for ref in pending:
                 ray.cancel(ref)
             raise
+
+
+def _apply(fn: Callable[[T], R], item: T) -> R:
+    """What a Ray task runs: `fn` travels by pickle (a partial or any top-level callable)."""
+    return fn(item)
 
 
 def make_executor(

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from evaluation.core.cli_options import add_model_options, add_policy_option, policies_from
+from evaluation.core.executor import add_executor_options
 
 NARCADE_GAMES = "minesweeper,snake,tetris"
 
@@ -104,6 +105,7 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
         help="per-call limit; a late answer is a timeout and the game goes on (default: 60000)",
     )
     add_model_options(parser)
+    add_executor_options(parser)
     parser.add_argument(
         "--in-process",
         action="store_true",
@@ -117,9 +119,15 @@ def cmd_narcade(args: argparse.Namespace) -> int:
     """Run (or resume) the suite and print the mean score table."""
     from evaluation.benchmarks.narcade.report import mean_score_table
     from evaluation.benchmarks.narcade.runner import run_narcade
+    from evaluation.core.executor import ExecutorError, make_executor
 
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     output_dir = args.output_dir or f"runs/narcade-{stamp}"
+    try:
+        executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
+    except ExecutorError as error:
+        print(f"arcade-eval narcade: {error}", file=sys.stderr)
+        return 2
     code = run_narcade(
         policies_from(args),
         args.games,
@@ -136,6 +144,7 @@ def cmd_narcade(args: argparse.Namespace) -> int:
         hardware=args.hardware_label,
         timeout_ms=args.timeout_ms,
         isolate=not args.in_process,
+        executor=executor,
         models_file=args.models_file,
         base_url=args.base_url,
         cache_dir=args.cache,

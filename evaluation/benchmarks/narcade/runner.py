@@ -24,6 +24,7 @@ per episode), `cmd:`/`bf:` where the game takes them.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import sys
@@ -67,6 +68,7 @@ from evaluation.benchmarks.narcade.settings import (
 )
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.eventlog import utc_now_iso
+from evaluation.core.executor import Executor, LocalExecutor
 from evaluation.core.rundir import RunDir, RunDirError
 from evaluation.core.verify import verify_log
 
@@ -415,6 +417,16 @@ class _Manifest:
         self.run_dir.write_manifest(status, self.episodes, self.finished(), self.extra)
 
 
+def _play_model(
+    models: list[str], settings: Settings, out: str, quiet: bool, isolate: bool, spec: str
+) -> int:
+    """One model's games (a top-level function: a Ray worker unpickles it; a Ray worker is
+    already a process of its own, so it plays in place)."""
+    if isolate:
+        return _run_isolated(spec, models, settings, Path(out), quiet)
+    return run_model(spec, models, settings, Path(out), quiet=quiet)
+
+
 def run_narcade(
     models: str | Sequence[str],
     games: str | Sequence[str],
@@ -433,6 +445,7 @@ def run_narcade(
     timeout_ms: float = DEFAULT_TIMEOUT_MS,
     failure_streak: int = FAILURE_STREAK,
     isolate: bool = True,
+    executor: Executor | None = None,
     models_file: str | None = None,
     base_url: str | None = None,
     cache_dir: str | None = None,
@@ -482,20 +495,30 @@ def run_narcade(
     manifest.write("running")
     codes: dict[str, int] = {}
     interrupted = False
+    executor = executor or LocalExecutor()
+    play = functools.partial(
+        _play_model,
+        model_list,
+        settings,
+        str(run_dir.path),
+        quiet,
+        isolate and executor.name == "local",
+    )
+    for spec in model_list:
+        manifest.extra["models"][spec]["status"] = "running"
+    manifest.write("running")
+
+    def done(spec: str, code: int) -> None:
+        nonlocal interrupted
+        codes[spec] = code
+        manifest.model_done(spec, code)
+        manifest.write("running")
+        if code == EXIT_INTERRUPTED:
+            interrupted = True
+            raise KeyboardInterrupt
+
     try:
-        for spec in model_list:
-            manifest.extra["models"][spec]["status"] = "running"
-            manifest.write("running")
-            if isolate:
-                code = _run_isolated(spec, model_list, settings, run_dir.path, quiet)
-            else:
-                code = run_model(spec, model_list, settings, run_dir.path, quiet=quiet)
-            codes[spec] = code
-            manifest.model_done(spec, code)
-            manifest.write("running")
-            if code == EXIT_INTERRUPTED:
-                interrupted = True
-                break
+        executor.run(play, model_list, done)
     except KeyboardInterrupt:
         interrupted = True
     for spec in model_list:
