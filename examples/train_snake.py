@@ -78,6 +78,7 @@ def main() -> None:
     parser.add_argument("--out", default="models/snake-ppo.zip", help="model path")
     parser.add_argument("--envs", type=int, default=64, help="games in the vector env")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--gamma", type=float, default=0.98, help="PPO discount")
     parser.add_argument("--eval-games", type=int, default=20, help="games played after training")
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -95,7 +96,7 @@ def main() -> None:
         n_steps=max(8, 4096 // args.envs),
         batch_size=1024,
         n_epochs=4,
-        gamma=0.98,
+        gamma=args.gamma,
         learning_rate=5e-4,
         ent_coef=0.01,
         policy_kwargs={"net_arch": [256, 256]},
