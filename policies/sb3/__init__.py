@@ -59,13 +59,13 @@ class SB3Policy(PolicyIdentity):
         """(the observation in the form the model was trained on, the int8 action mask)."""
         observation, mask = self.adapter.observe(question)
         expected = self.sb3_model.observation_space
-        if isinstance(expected, spaces.Box) and isinstance(observation, dict | np.ndarray):
-            structured = self.adapter.space(question)
-            flat_wanted = len(expected.shape) == 1 and (
-                isinstance(observation, dict) or np.ndim(observation) != 1
-            )
-            if flat_wanted:
-                observation = self._flattener(structured)(observation)
+        flat_wanted = (
+            isinstance(expected, spaces.Box)
+            and len(expected.shape) == 1
+            and (isinstance(observation, dict) or np.ndim(observation) != 1)
+        )
+        if flat_wanted:
+            observation = self._flattener(self.adapter.space(question))(observation)
         _check_shape(expected, observation, self.adapter)
         return observation, mask
 
