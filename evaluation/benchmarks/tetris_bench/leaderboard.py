@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluation.benchmarks.tetris_bench.records import GameResult
+from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
 from evaluation.core.episode import INCOMPLETE_ENDS
 from evaluation.core.stats import (
     PRIOR_PRECISION,
@@ -557,7 +557,16 @@ def to_text(lb: Leaderboard) -> str:
 
 def load_index(index_path: str | os.PathLike[str]) -> list[GameResult]:
     """The results stored in a leaderboard index (an empty list when there is no index yet)."""
-    return [GameResult.from_dict(d) for d in _read_index(Path(index_path)).get("results", [])]
+    path = Path(index_path)
+    return _index_results(path, _read_index(path))
+
+
+def _index_results(path: Path, index: Mapping[str, Any]) -> list[GameResult]:
+    """The index's results (camelCase, or the snake_case keys of indexes written before)."""
+    try:
+        return [GameResult.from_dict(d) for d in index.get("results", [])]
+    except ResultFormatError as exc:
+        raise ValueError(f"cannot read leaderboard index {path}: {exc}") from None
 
 
 def _read_index(path: Path) -> dict[str, Any]:
@@ -623,7 +632,7 @@ def merge_index(
         )
 
     incoming = {r.slug for r in new}
-    kept = [d for d in index.get("results", []) if str(d["brain"]["slug"]) not in incoming]
+    kept = [r.to_dict() for r in _index_results(path, index) if r.slug not in incoming]
     merged = {
         "format": INDEX_FORMAT,
         "ruleset": ruleset,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -442,3 +443,26 @@ def test_seeds_won_by_each_and_ties_add_up_to_the_seeds(other: list[int]) -> Non
     assert h.wins_a + h.wins_b + h.ties == len(SEEDS)
     assert sum(pair.differences.values()) / len(SEEDS) == pytest.approx(h.mean_diff)
     assert h.low <= h.high
+
+
+def test_an_index_written_with_snake_case_keys_still_loads_and_merges(tmp_path: Path) -> None:
+    path = tmp_path / "index.json"
+    merge_index(path, iq_run("heur", STRONG))
+    data = json.loads(path.read_text())
+    data["results"] = [asdict(GameResult.from_dict(d)) for d in data["results"]]
+    path.write_text(json.dumps(data))
+    assert [r.score for r in load_index(path)] == STRONG
+    merged = merge_index(path, iq_run("rand", WEAK))
+    assert all("endReason" in d and "end_reason" not in d for d in merged["results"])
+
+
+def test_an_index_holding_a_broken_result_is_refused_with_one_message(tmp_path: Path) -> None:
+    path = tmp_path / "index.json"
+    merge_index(path, iq_run("heur", STRONG))
+    data = json.loads(path.read_text())
+    data["results"][0] = {"score": 1}
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=r"cannot read leaderboard index .*lacks"):
+        load_index(path)
+    with pytest.raises(ValueError, match="cannot read leaderboard index"):
+        merge_index(path, iq_run("rand", WEAK))
