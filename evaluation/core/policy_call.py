@@ -1,11 +1,11 @@
 """One decision of any policy, made safe: a timeout, cancellation, and nothing escapes.
 
-A brain's exception, hang, garbage or NaN must cost it one tick, never crash the run
-(`shared/DESIGN.md`, errors). Synchronous policies (`act`) run on a persistent worker thread, so a
-call can be abandoned when it outlives its timeout: the context's `cancelled` event is set and the
-worker is replaced (the old one exits whenever the policy returns). Asynchronous policies
-(`act_async`, or an `async def act`) run on one background event loop under `asyncio.wait_for`, so
-a timeout really cancels the coroutine (and with it any network request it awaits).
+A policy's exception, hang, garbage or NaN must cost it one decision, never crash the run.
+Synchronous policies (`act`) run on a persistent worker thread, so a call can be abandoned when it
+outlives its timeout: the context's `cancelled` event is set and the worker is replaced (the old
+one exits whenever the policy returns). Asynchronous policies (`act_async`, or an `async def
+act`) run on one background event loop under `asyncio.wait_for`, so a timeout really cancels the
+coroutine (and with it any network request it awaits).
 
 The overhead is a thread handoff (a few tens of microseconds), measured by
 `python -m evaluation.core.policy_call`.
