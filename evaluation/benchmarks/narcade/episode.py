@@ -406,9 +406,7 @@ def play_narcade(
 
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
         record.latencies_ms.append(call.outcome.latency_ms)
-        cost = (call.telemetry or {}).get("costUsd")
-        if isinstance(cost, int | float) and not isinstance(cost, bool):
-            record.cost_usd = (record.cost_usd or 0.0) + float(cost)
+        record.add_usage(call.telemetry)
         if judged.status == "invalid":
             record.invalid_actions += 1
         elif judged.status == "timeout":

@@ -38,4 +38,31 @@ def mean_score_table(output_dir: str | Path) -> str:
         lines.append(f"{spec:<{width}}" + "".join(cells))
     if marked:
         lines.append("* incomplete: the model failed or was stopped; not comparable")
-    return "\n".join(lines)
+    usage = _usage_lines(out, models, games, width)
+    return "\n".join(lines + usage)
+
+
+def _usage_lines(out: Path, models: list[str], games: list[str], width: int) -> list[str]:
+    """Tokens (in / out) and dollars per game, for the models whose calls reported them."""
+    rows = []
+    for spec in models:
+        cells, any_usage = [], False
+        for game in games:
+            path = result_path(out, spec, game)
+            summary = read_json(path).get("summary", {}) if path.is_file() else {}
+            episodes = summary.get("episodes") or 0
+            tokens_in, tokens_out = summary.get("promptTokens"), summary.get("completionTokens")
+            cost = summary.get("costUsd")
+            if episodes and (tokens_in is not None or cost is not None):
+                any_usage = True
+                dollars = "n/a" if cost is None else f"${cost / episodes:.4f}"
+                text = f"{(tokens_in or 0) // episodes}/{(tokens_out or 0) // episodes} {dollars}"
+            else:
+                text = "-"
+            cells.append(f"{text:>24}")
+        if any_usage:
+            rows.append(f"{spec:<{width}}" + "".join(cells))
+    if not rows:
+        return []
+    header = f"{'per game: tokens in/out, cost':<{width}}" + "".join(f"{g:>24}" for g in games)
+    return ["", header, "-" * len(header), *rows]

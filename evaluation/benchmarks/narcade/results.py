@@ -103,7 +103,24 @@ class EpisodeRecord:
     solve_time_ms: float | None = None
     wall_seconds: float = 0.0
     cost_usd: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def add_usage(self, usage: Mapping[str, Any] | None) -> None:
+        """Count one decision's reported tokens and cost (a chat policy's telemetry)."""
+        if not usage:
+            return
+        for key, attribute in (
+            ("promptTokens", "prompt_tokens"),
+            ("completionTokens", "completion_tokens"),
+        ):
+            value = usage.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                setattr(self, attribute, (getattr(self, attribute) or 0) + value)
+        cost = usage.get("costUsd")
+        if isinstance(cost, int | float) and not isinstance(cost, bool) and math.isfinite(cost):
+            self.cost_usd = (self.cost_usd or 0.0) + float(cost)
 
     def set_result(self, result: Mapping[str, Any]) -> None:
         """Take score, end, decisions and the game's own fields from the log's result line."""
@@ -131,6 +148,8 @@ class EpisodeRecord:
             "solveTimeMs": None if self.solve_time_ms is None else round(self.solve_time_ms, 3),
             "wallSeconds": round(self.wall_seconds, 3),
             "costUsd": self.cost_usd,
+            "promptTokens": self.prompt_tokens,
+            "completionTokens": self.completion_tokens,
             **self.extra,
         }
 
@@ -149,7 +168,16 @@ def summarise(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "invalidActions": sum(int(e["invalidActions"]) for e in episodes),
         "timeouts": sum(int(e["timeouts"]) for e in episodes),
         "policyErrors": sum(int(e["policyErrors"]) for e in episodes),
+        "promptTokens": _total(episodes, "promptTokens"),
+        "completionTokens": _total(episodes, "completionTokens"),
+        "costUsd": _total(episodes, "costUsd"),
     }
+
+
+def _total(episodes: Sequence[Mapping[str, Any]], key: str) -> Any:
+    """The sum of a reported figure over episodes (None when no episode reported it)."""
+    values = [e.get(key) for e in episodes if isinstance(e.get(key), int | float)]
+    return sum(values) if values else None
 
 
 def run_cost(out: Path) -> float:

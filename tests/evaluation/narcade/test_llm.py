@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from evaluation.benchmarks.narcade.report import mean_score_table
 from evaluation.benchmarks.narcade.results import read_json
 from evaluation.core.rundir import safe_name
 from evaluation.core.verify import log_files, verify_log
@@ -64,6 +65,10 @@ def test_an_llm_model_plays_every_game_into_verified_logs(
         assert data["model"]["model"] == "test/first" and data["model"]["spec"] == "llm:first"
         assert data["model"]["runIdentity"]["baseUrlHost"].startswith("127.0.0.1:")
         assert data["episodes"][0]["invalidActions"] == 0
+        episode = data["episodes"][0]
+        assert episode["promptTokens"] > 0 and episode["completionTokens"] > 0
+        assert data["summary"]["promptTokens"] == episode["promptTokens"]
+    assert "per game: tokens in/out, cost" in mean_score_table(out)
     logs = log_files([out / "logs"])
     assert len(logs) == len(GAMES)
     for log in logs:
