@@ -123,6 +123,7 @@ def play_grid(
     agrees: Callable[[Mapping[str, Any], Mapping[str, Any]], bool],
     executor: Executor | None = None,
     on_result: Callable[[Key, Mapping[str, Any]], None] | None = None,
+    verify: Callable[[Path], Any] = verify_log,
     say: Callable[[str], None] = print,
 ) -> GridRun:
     """Play every game of `keys` not finished yet into `run_dir` (see the module docstring).
@@ -139,7 +140,7 @@ def play_grid(
     files = {key: run_dir.game(*key) for key in keys}
     run = GridRun(finished={})
     for key in keys:
-        earlier = run_dir.finished(files[key], agrees, verify_log, say)
+        earlier = run_dir.finished(files[key], agrees, verify, say)
         if earlier is not None:
             run.finished[key] = earlier
     run_dir.write_manifest("running", keys, list(run.finished))

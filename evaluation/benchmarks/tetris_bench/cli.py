@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from evaluation.core.cli_options import (
     policies_from,
     spec_options,
 )
+from evaluation.core.executor import add_executor_options
 
 if TYPE_CHECKING:
     from evaluation.benchmarks.tetris_bench.records import GameResult
@@ -93,13 +95,8 @@ def add_parsers(sub: Any) -> None:
         default=IQ_BUDGET_MS,
         help="IQ time budget per move in ms (default: 20000)",
     )
-    tetris.add_argument(
-        "--concurrency",
-        type=int,
-        default=1,
-        help="games played at once (for LLM brains; results equal a serial run; default 1)",
-    )
     add_model_options(tetris)
+    add_executor_options(tetris)
     tetris.add_argument("--no-progress", action="store_true", help="no progress bar")
     tetris.set_defaults(handler=cmd_tetris)
 
@@ -158,6 +155,10 @@ def cmd_tetris(args: argparse.Namespace) -> int:
         to_text,
     )
     from evaluation.benchmarks.tetris_bench.runner import RunError, run_tetris_bench
+    from evaluation.core.executor import ExecutorError, make_executor
+    from evaluation.core.grid import PolicyPool
+    from evaluation.core.run_exit import unfinished_exit
+    from policies.specs import SpecError
 
     try:
         config = _config(args)
@@ -168,40 +169,33 @@ def cmd_tetris(args: argparse.Namespace) -> int:
         )
 
         def progress(brain: str, mode: str, seed: str, result: GameResult | None) -> None:
-            if result is None:
+            if result is not None:
                 bar.set_description(f"{brain} {mode} {seed}")
-            else:
                 bar.set_postfix_str(f"score {result.score} ({result.end_reason})")
                 bar.update(1)
 
-        def factory(spec: str) -> Any:
-            return make_tetris_brain(spec, spec_options(args))
-
+        options = spec_options(args)
+        pool = PolicyPool(
+            functools.partial(make_tetris_brain, options=options), meter=options.meter
+        )
+        executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
         try:
             outcome = run_tetris_bench(
-                config, output_dir, factory, progress=progress, concurrency=args.concurrency
+                config, output_dir, pool, progress=progress, executor=executor
             )
         finally:
             bar.close()
-    except RunError as error:
+    except (RunError, SpecError, ExecutorError) as error:
         print(f"arcade-eval tetris: {error}", file=sys.stderr)
         return 2
-    if outcome.interrupted:
-        print(
-            f"interrupted: {len(outcome.results)} games kept, {len(outcome.missing)} missing; "
-            f"repeat the command with --output-dir {output_dir} to resume",
-            file=sys.stderr,
-        )
-        return 130
-    if outcome.aborted:
-        for line in outcome.aborted:
-            print(f"aborted (not counted): {line}", file=sys.stderr)
-        print(
-            f"{len(outcome.aborted)} games aborted by failures on our side (service, rate "
-            f"limit); repeat the command with --output-dir {output_dir} to play them again",
-            file=sys.stderr,
-        )
-        return 1
+    status = unfinished_exit(
+        output_dir,
+        interrupted=outcome.interrupted,
+        missing=len(outcome.missing),
+        aborted=outcome.aborted,
+    )
+    if status is not None:
+        return status
     assert outcome.leaderboard is not None
     board = outcome.leaderboard
     (output_dir / "leaderboard.json").write_text(json.dumps(to_json(board), indent=1) + "\n")

@@ -15,9 +15,8 @@ directory holding another run, or anything else, is refused.
 
 from __future__ import annotations
 
-import threading
+import functools
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,9 @@ from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
 from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
 from evaluation.benchmarks.tetris_bench.leaderboard import Leaderboard, build_leaderboard
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError, camel_case
-from evaluation.core.episode import GameAbortedError, RunStoppedError
+from evaluation.core.executor import Executor, LocalExecutor
+from evaluation.core.grid import Key, PolicyPool, PolicyUnusableError, play_grid
+from evaluation.core.policy_identity import run_settings
 from evaluation.core.rundir import RunDir, RunDirError
 from evaluation.core.verify import VerifyReport, verify_log
 
@@ -171,31 +172,45 @@ RESULT_KEYS = ("endReason", "capDetail", "score", "lines", "pieces", "ticks", "l
 ProgressFn = Callable[[str, str, str, GameResult | None], None]
 """Called before (result None) and after each game: (brain, mode, seed, result)."""
 
-Game = tuple[str, str, str]
+Game = Key
 
 
 class FatalBrainError(RunError):
     """A brain can no longer answer at all (bad API key, unknown model): the batch stops."""
 
 
+def _play(
+    budget_ms: float, piece_cap: int, tick_cap: int, policy: Any, key: Key, log: Path
+) -> dict[str, Any]:
+    """One game (top-level: Ray workers unpickle it); its saved result."""
+    _, mode, seed = key
+    result = play_tetris(
+        policy, seed, mode, log, budget_ms=budget_ms, piece_cap=piece_cap, tick_cap=tick_cap
+    )
+    result.log_path = str(log)
+    return result.to_dict()
+
+
 def run_tetris_bench(
     config: RunConfig,
     output_dir: Path,
-    make_policy: Callable[[str], Any],
+    make_policy: PolicyPool | Callable[[str], Any],
     *,
     progress: ProgressFn | None = None,
     concurrency: int = 1,
+    executor: Executor | None = None,
     say: Callable[[str], None] = print,
 ) -> RunOutcome:
     """Play every game of `config` into `output_dir` (resuming), then build the leaderboard.
 
-    Up to `concurrency` games run at once; each game has its own log and result, so the outcome
-    is the same as a serial run. A KeyboardInterrupt stops the run (running games finish first
-    when concurrent): the manifest says what is missing and the outcome is marked interrupted.
-    A brain whose `fatal_error` is set after a game stops the batch with FatalBrainError; a game
-    aborted by a failure on our side (`policies.base.ServiceFailureError`) is set aside and
-    listed in `aborted`; both are played again by a resumed run. The leaderboard is built only
-    when no game is missing.
+    Policies come from `make_policy` (a `PolicyPool`, or a function of the spec). Games run on
+    `executor` (default: `concurrency` threads; `evaluation/core/executor.py` for Ray); each has
+    its own log and result, so the outcome is the same as a serial run. A KeyboardInterrupt
+    stops the run (running games finish first): the manifest says what is missing and the
+    outcome is marked interrupted. A brain whose `fatal_error` is set after a game stops the
+    batch with FatalBrainError; a game aborted by a failure on our side
+    (`policies.base.ServiceFailureError`) is set aside and listed in `aborted`; both are played
+    again by a resumed run. The leaderboard is built only when no game is missing.
     """
     if concurrency < 1:
         raise RunError("--concurrency must be >= 1")
@@ -204,91 +219,38 @@ def run_tetris_bench(
         run_dir.prepare(resume=None)
     except RunDirError as error:
         raise RunError(str(error)) from None
-    files = {game: run_dir.game(*game) for game in config.games()}
-    policies = {slug: make_policy(slug) for slug in config.brains}  # pre-flight happens here
-    finished: dict[Game, GameResult] = {}
-    todo: list[Game] = []
-    for game in config.games():
-        earlier = run_dir.finished(files[game], _agrees, _verified, say)
-        if earlier is None:
-            todo.append(game)
-        else:
-            finished[game] = GameResult.from_dict(earlier)
-    lock = threading.Lock()
-    games = config.games()
-    run_dir.write_manifest("running", games, list(finished))
-    aborted: list[str] = []
+    pool = make_policy if isinstance(make_policy, PolicyPool) else PolicyPool(make_policy)
+    made = pool.build_all(config.brains)  # pre-flight happens here
+    run_dir.check_policies({spec: run_settings(policy) for spec, policy in made.items()})
 
-    def play(game: Game) -> None:
-        brain, mode, seed = game
+    def report(key: Key, saved: Mapping[str, Any]) -> None:
         if progress:
-            progress(brain, mode, seed, None)
-        where = files[game]
-        where.log.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            result = play_tetris(
-                policies[brain],
-                seed,
-                mode,
-                where.log,
-                budget_ms=config.budget_ms,
-                piece_cap=config.piece_cap,
-                tick_cap=config.tick_cap,
-            )
-        except GameAbortedError as abort:
-            run_dir.abandon(where, "aborted")
-            with lock:
-                aborted.append(f"{brain} {mode} {seed}: {abort.reason}")
-            return
-        except (RunStoppedError, KeyboardInterrupt):
-            run_dir.abandon(where, "interrupted")
-            raise
-        fatal = getattr(policies[brain], "fatal_error", None)
-        if fatal is not None:
-            run_dir.abandon(where, "aborted")
-            raise FatalBrainError(f"brain {brain} cannot answer: {fatal}")
-        result.log_path = str(where.log)
-        run_dir.save_result(where, result.to_dict())
-        with lock:
-            finished[game] = result
-            run_dir.write_manifest("running", games, list(finished))
-        if progress:
-            progress(brain, mode, seed, result)
+            brain, mode, seed = key
+            progress(brain, mode, seed, GameResult.from_dict(dict(saved)))
 
-    interrupted = False
     try:
-        if concurrency == 1:
-            for game in todo:
-                play(game)
-        else:
-            _play_concurrently(play, todo, concurrency)
-    except (KeyboardInterrupt, RunStoppedError):
-        interrupted = True
-    except FatalBrainError:
-        run_dir.write_manifest("stopped", games, list(finished))
-        raise
-    done = [g for g in games if g in finished]
-    outcome = RunOutcome(output_dir, [finished[g] for g in done], interrupted=interrupted)
-    outcome.missing = [g for g in games if g not in finished]
-    outcome.aborted = aborted
-    status = "interrupted" if interrupted else ("aborted" if aborted else "complete")
-    run_dir.write_manifest(status, games, done, {"aborted": aborted})
-    if not interrupted and not outcome.missing and outcome.results:
+        grid = play_grid(
+            run_dir,
+            config.games(),
+            functools.partial(_play, config.budget_ms, config.piece_cap, config.tick_cap),
+            pool,
+            agrees=_agrees,
+            executor=executor or LocalExecutor(concurrency),
+            on_result=report,
+            verify=_verified,
+            say=say,
+        )
+    except PolicyUnusableError as error:
+        raise FatalBrainError(str(error).replace("policy ", "brain ", 1)) from None
+    games = config.games()
+    results = [GameResult.from_dict(grid.finished[g]) for g in games if g in grid.finished]
+    outcome = RunOutcome(
+        output_dir,
+        results,
+        missing=grid.missing,  # type: ignore[arg-type]
+        interrupted=grid.interrupted,
+        aborted=grid.aborted,
+    )
+    if not grid.interrupted and not outcome.missing and outcome.results:
         outcome.leaderboard = build_leaderboard(outcome.results, official=config.official)
     return outcome
-
-
-def _play_concurrently(play: Callable[[Game], None], todo: list[Game], workers: int) -> None:
-    """Run `play` over the games on a thread pool; the first error (or Ctrl-C) cancels the
-    games not yet started, waits for the running ones, and propagates."""
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tetris-game")
-    futures = [pool.submit(play, game) for game in todo]
-    try:
-        for future in as_completed(futures):
-            future.result()
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        raise
-    finally:
-        pool.shutdown(wait=True)

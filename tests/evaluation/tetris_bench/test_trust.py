@@ -304,18 +304,22 @@ def test_the_leaderboard_takes_identity_from_results_that_agree_with_verified_lo
 # --------------------------------------------------------------------------- 5. interrupted
 
 
-class _InterruptAt(PolicyIdentity):
-    """Presses Ctrl-C (a real SIGINT) while thinking about tick `at`."""
+class _InterruptAt:
+    """The random brain (same identity, so a resume may go on with the real one) that presses
+    Ctrl-C (a real SIGINT) while thinking about tick `at`."""
 
     def __init__(self, at: int) -> None:
-        super().__init__(slug="interrupted", name="I", description="test", kind="baseline")
+        self.inner = make_brain("random")
         self.at = at
+
+    def identity(self) -> dict[str, Any]:
+        return self.inner.identity()
 
     def act(self, q: Any, ctx: DecisionContext) -> Any:
         if q.tick == self.at:
             os.kill(os.getpid(), signal.SIGINT)
             ctx.cancelled.wait(2.0)
-        return make_brain("random").act(q, ctx)
+        return self.inner.act(q, ctx)
 
 
 def test_an_interrupted_game_is_never_counted_and_is_replayed(
