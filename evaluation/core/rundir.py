@@ -14,6 +14,7 @@ overwritten, and the game is played again.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -26,12 +27,33 @@ from typing import Any
 from evaluation.core.eventlog import utc_now_iso
 
 MANIFEST = "manifest.json"
+LOCK = ".arcade-eval.lock"
+"""Holds the pid of the process writing the directory (see `RunDir._check_lock`)."""
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_NAME = 80
 
 
 class RunDirError(Exception):
     """A user error about the output directory: one clear line that names the fix."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _release(lock: Path, pid: int) -> None:
+    """Remove the lock at exit if it is still ours."""
+    try:
+        if lock.read_text(encoding="utf-8").strip() == str(pid):
+            lock.unlink()
+    except OSError:
+        pass
 
 
 def safe_name(name: object) -> str:
@@ -111,7 +133,8 @@ class RunDir:
             raise RunDirError(f"{self.path} is a file; --output-dir needs a directory")
         earlier = self.path / MANIFEST
         resuming = False
-        if self.path.is_dir() and any(self.path.iterdir()):
+        self._check_lock()
+        if self.path.is_dir() and any(p.name != LOCK for p in self.path.iterdir()):
             if resume is False:
                 raise RunDirError(
                     f"{self.path} is not empty; choose a new --output-dir, or add --resume to "
@@ -142,9 +165,7 @@ class RunDir:
             resuming = True
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            probe = self.path / f".{MANIFEST}.probe"
-            probe.write_text("")
-            probe.unlink()
+            self._take_lock()
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             raise RunDirError(
@@ -187,6 +208,26 @@ class RunDir:
             earlier = self.earlier.get("spentUsd")
             if isinstance(earlier, int | float) and earlier > meter.spent_usd:
                 meter.spent_usd = float(earlier)
+
+    def _check_lock(self) -> None:
+        """Refuse a directory another live process is writing (two runs would mix files)."""
+        try:
+            holder = int((self.path / LOCK).read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            return
+        if holder != os.getpid() and _alive(holder):
+            raise RunDirError(
+                f"{self.path} is being written by another arcade-eval process (pid {holder}); "
+                "wait for it to finish or choose another --output-dir"
+            )
+
+    def _take_lock(self) -> None:
+        """Mark the directory as this process's until it exits (a stale mark is taken over)."""
+        lock = self.path / LOCK
+        tmp = self.path / f"{LOCK}.{os.getpid()}"
+        tmp.write_text(str(os.getpid()), encoding="utf-8")
+        os.replace(tmp, lock)
+        atexit.register(_release, lock, os.getpid())
 
     # -- games -------------------------------------------------------------------------------
 

@@ -40,3 +40,22 @@ def test_other_settings_of_the_run_are_refused_before_any_policy(tmp_path: Path)
     other = RunDir(tmp_path / "run", "demo", {"seeds": [1, 2, 3]})
     with pytest.raises(RunDirError, match="seeds"):
         other.prepare(resume=None)
+
+
+def test_a_directory_another_live_process_writes_is_refused(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from evaluation.core.rundir import LOCK
+
+    _start(tmp_path / "run", {})
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        (tmp_path / "run" / LOCK).write_text(str(other.pid))
+        with pytest.raises(RunDirError, match=f"another arcade-eval process \\(pid {other.pid}\\)"):
+            _start(tmp_path / "run", {})
+    finally:
+        other.kill()
+        other.wait()
+    _start(tmp_path / "run", {})  # the holder is gone: its stale lock is taken over
+    assert (tmp_path / "run" / LOCK).read_text() == str(__import__("os").getpid())
