@@ -78,7 +78,7 @@ def main() -> None:
     parser.add_argument("--out", default="models/snake-ppo.zip", help="model path")
     parser.add_argument("--envs", type=int, default=64, help="games in the vector env")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--gamma", type=float, default=0.98, help="PPO discount")
+    parser.add_argument("--gamma", type=float, default=0.99, help="PPO discount")
     parser.add_argument("--eval-games", type=int, default=20, help="games played after training")
     args = parser.parse_args()
     torch.set_num_threads(1)

@@ -86,7 +86,8 @@ def play_game(weights: np.ndarray, seed: str | int) -> tuple[int, int]:
 
 def train_cem(args: argparse.Namespace) -> Path:
     """Noisy CEM: sample weights from N(mean, std^2 + noise), keep the elite fraction by mean
-    score over a few training seeds (fresh each generation), refit, decay the noise. The last
+    score over a few training seeds (fresh each generation), refit, decay the noise to a floor
+    (without one the elite collapses onto one vector and the search stops). The last
     generations' means are then compared on the same validation seeds and the best is kept (one
     generation's elite is a noisy judge: a few games each)."""
     rng = np.random.default_rng(args.seed)
@@ -97,7 +98,7 @@ def train_cem(args: argparse.Namespace) -> Path:
     deadline = time.monotonic() + 60 * args.minutes * 0.9  # the rest for the validation
     played, generation, means = 0, 0, [mean]
     while time.monotonic() < deadline and (budget_games is None or played < budget_games):
-        noise = max(0.0, args.noise * (1 - generation / 30))
+        noise = max(args.noise_floor, args.noise * (1 - generation / 30))
         samples = mean + rng.standard_normal((population, N_FEATURES)) * np.sqrt(std**2 + noise)
         seeds = [int(s) for s in rng.integers(0, 2**62, games)]
         scores = np.array([np.mean([play_game(w, s)[0] for s in seeds]) for w in samples])
@@ -239,6 +240,9 @@ def main() -> None:
     parser.add_argument("--population", type=int, default=40, help="CEM samples a generation")
     parser.add_argument("--games", type=int, default=2, help="CEM games per sample")
     parser.add_argument("--noise", type=float, default=4.0, help="CEM added variance, decays")
+    parser.add_argument(
+        "--noise-floor", type=float, default=0.25, help="CEM added variance never below this"
+    )
     parser.add_argument("--validate", type=int, default=10, help="CEM last means compared")
     parser.add_argument("--validation-games", type=int, default=10, help="CEM seeds for that")
     parser.add_argument("--envs", type=int, default=64, help="PPO games stepped together")
