@@ -1,4 +1,5 @@
-"""How a benchmark command ends when its run did not finish: one way to say it, one exit status.
+"""How a benchmark command ends: the reports of a finished run written and shown one way, and an
+unfinished run said one way with one exit status.
 
 Every run command (`arena`, `sudoku`, `tetris`, ...) stops the same ways: interrupted (Ctrl-C or a
 stop on our side: 130), or finished with games aborted by failures on our side (1, each listed). In
@@ -8,7 +9,8 @@ both cases repeating the command into the same output directory finishes the run
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -44,3 +46,28 @@ def unfinished_exit(
         )
         return ABORTED
     return None
+
+
+def default_output_dir(benchmark: str) -> Path:
+    """A fresh `runs/<benchmark>-<UTC time>` for a run given no `--output-dir`."""
+    return Path(f"runs/{benchmark}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}")
+
+
+def write_reports(
+    output_dir: Path,
+    files: Mapping[str, str],
+    shown: str,
+    *,
+    copy: tuple[str, str | None] | None = None,
+) -> None:
+    """Write a finished run's report files into `output_dir`, print `shown` and where the run
+    is, and copy one report (`(name, path)`, e.g. `--json PATH`) where the user asked."""
+    for name, text in files.items():
+        (output_dir / name).write_text(text if text.endswith("\n") else text + "\n", "utf-8")
+    print(shown)
+    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir})")
+    if copy is not None and copy[1]:
+        path = Path(copy[1])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(files[copy[0]], encoding="utf-8")
+        print(f"wrote {path}")

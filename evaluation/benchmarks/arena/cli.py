@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from evaluation.core.cli_options import (
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
-from evaluation.core.run_exit import unfinished_exit
+from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
 
 # The suite and the oracle load numba kernels: they are imported when the command runs.
 BUILTINS = "random, greedy, tactician, perfect"
@@ -73,8 +72,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from evaluation.core.grid import spec_pool
     from policies.specs import SpecError
 
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    output_dir = Path(args.output_dir or f"runs/arena-{stamp}")
+    output_dir = Path(args.output_dir) if args.output_dir else default_output_dir("arena")
     progress = (lambda line: print(line, flush=True)) if args.progress else None
     try:
         options = spec_options(args, timeout_ms=args.timeout_ms)
@@ -102,13 +100,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return status
     document = json.dumps(run_document(outcome.reports), indent=2) + "\n"
     text = run_text(outcome.reports)
-    (output_dir / "report.json").write_text(document, encoding="utf-8")
-    (output_dir / "report.txt").write_text(text + "\n", encoding="utf-8")
-    print(text)
-    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir}/logs)")
-    if args.json:
-        path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(document, encoding="utf-8")
-        print(f"wrote {path}")
+    files = {"report.json": document, "report.txt": text}
+    write_reports(output_dir, files, text, copy=("report.json", args.json))
     return 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -167,7 +166,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from evaluation.benchmarks.sudoku.runner import RunError, run_sudoku
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import spec_pool
-    from evaluation.core.run_exit import unfinished_exit
+    from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
     from policies.specs import SpecError
 
     if not args.policy:
@@ -177,8 +176,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    output_dir = Path(args.output_dir or f"runs/sudoku-{stamp}")
+    output_dir = Path(args.output_dir) if args.output_dir else default_output_dir("sudoku")
     progress = (lambda line: print(line, flush=True)) if args.progress else None
     try:
         options = spec_options(args, timeout_ms=args.timeout_ms)
@@ -207,15 +205,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return status
     document = json.dumps(run_document(args.set, outcome.reports), indent=2) + "\n"
     text = run_text(args.set, outcome.reports)
-    (output_dir / "report.json").write_text(document, encoding="utf-8")
-    (output_dir / "report.md").write_text(text + "\n", encoding="utf-8")
-    print(text)
-    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir}/logs)")
-    if args.json:
-        path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(document, encoding="utf-8")
-        print(f"wrote {path}")
+    files = {"report.json": document, "report.md": text}
+    write_reports(output_dir, files, text, copy=("report.json", args.json))
     return 0
 
 

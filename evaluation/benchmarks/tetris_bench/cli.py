@@ -6,7 +6,6 @@ import argparse
 import functools
 import json
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -157,13 +156,12 @@ def cmd_tetris(args: argparse.Namespace) -> int:
     from evaluation.benchmarks.tetris_bench.runner import RunError, run_tetris_bench
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import PolicyPool
-    from evaluation.core.run_exit import unfinished_exit
+    from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
     from policies.specs import SpecError
 
     try:
         config = _config(args)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        output_dir = Path(args.output_dir or f"runs/tetris-{stamp}")
+        output_dir = Path(args.output_dir) if args.output_dir else default_output_dir("tetris")
         bar = tqdm(
             total=len(config.games()), unit="game", disable=args.no_progress, file=sys.stderr
         )
@@ -198,10 +196,11 @@ def cmd_tetris(args: argparse.Namespace) -> int:
         return status
     assert outcome.leaderboard is not None
     board = outcome.leaderboard
-    (output_dir / "leaderboard.json").write_text(json.dumps(to_json(board), indent=1) + "\n")
-    (output_dir / "leaderboard.md").write_text(to_markdown(board) + "\n")
-    print(to_text(board))
-    print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir})")
+    files = {
+        "leaderboard.json": json.dumps(to_json(board), indent=1),
+        "leaderboard.md": to_markdown(board),
+    }
+    write_reports(output_dir, files, to_text(board))
     if args.merge:
         try:
             merge_index(args.merge, outcome.results, official=config.official)
