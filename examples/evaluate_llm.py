@@ -23,10 +23,11 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from evaluation.benchmarks.tetris import RunConfig, parse_seeds, run_tetris_bench
-from evaluation.leaderboard import to_text
-from evaluation.records import GameResult
-from policies.llm import PreflightError, RegistryError, list_models, make_llm_brain, preflight
+from evaluation.benchmarks.tetris_bench.leaderboard import to_text
+from evaluation.benchmarks.tetris_bench.records import GameResult
+from evaluation.benchmarks.tetris_bench.runner import RunConfig, parse_seeds, run_tetris_bench
+from policies.llm import RegistryError, list_models
+from policies.specs import SpecError, SpecOptions, make_policy
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
             for spec in list_models(args.models_file):
                 print(f"{spec.slug:20} {spec.provider:10} {spec.model:32} {spec.base_url}")
             return 0
-        brain = make_llm_brain(args.model, models_file=args.models_file, base_url=args.base_url)
-        preflight(brain.spec, brain.client)
-    except (RegistryError, PreflightError) as error:
+        options = SpecOptions(models_file=args.models_file, base_url=args.base_url)
+        brain = make_policy(f"llm:{args.model}", "tetris", options)  # one pre-flight call
+    except (RegistryError, SpecError) as error:
         print(f"evaluate_llm: {error}", file=sys.stderr)
         return 2
 
