@@ -38,8 +38,9 @@ Status = Literal["valid", "invalid"]
 class MinesweeperQuestion(WireModel):
     """What a policy sees at one decision.
 
-    `board` rows use `#` hidden, `F` flagged, `0`-`8` revealed; `grid` holds the same board as
-    numbers (-2 hidden, -1 flagged, 0..8), exactly the env's observation. `actions` lists every
+    `board` rows use `#` hidden, `F` flagged, `0`-`8` revealed: the board in one form (observation
+    protocol 2; `arcade_gym.minesweeper.render.board_view` decodes it into the env's numeric
+    observation). `actions` lists every
     legal action (`"reveal r c"` on a hidden unflagged cell, `"flag r c"` toggling the flag of a
     hidden cell; rows and columns from 0) in an order shuffled per (game seed, decision).
     """
@@ -55,7 +56,6 @@ class MinesweeperQuestion(WireModel):
     flags: int
     revealed: int
     board: list[str]
-    grid: list[list[int]]
     actions: list[str]
 
 

@@ -295,6 +295,5 @@ class MinesweeperGame:
             flags=self.flags,
             revealed=self.revealed,
             board=board_rows(self.board),
-            grid=self.board.tolist(),
             actions=actions,
         )

@@ -39,6 +39,18 @@ def board_rows(view: np.ndarray) -> list[str]:
     return [text[i : i + cols] for i in range(0, len(text), cols)] if cols else [""] * len(view)
 
 
+def board_view(rows: list[str]) -> np.ndarray:
+    """The int8 board (-2 hidden, -1 flagged, 0..8 revealed) that `board_rows` wrote as text: the
+    question holds the board once, as text, and numeric readers decode it here."""
+    lookup = {str(ch): value for value, ch in enumerate(_CHARS, start=-2)}
+    try:
+        return np.array([[lookup[ch] for ch in row] for row in rows], np.int8).reshape(
+            len(rows), len(rows[0]) if rows else 0
+        )
+    except (KeyError, ValueError):
+        raise ValueError(f"not a Minesweeper board: {rows!r}") from None
+
+
 def _chars(
     view: np.ndarray, field: np.ndarray | None, exploded: tuple[int, int] | None
 ) -> np.ndarray:

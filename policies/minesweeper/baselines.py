@@ -30,6 +30,8 @@ import numpy as np
 from numba import njit
 
 from arcade_gym.minesweeper.contract import MinesweeperAnswer, MinesweeperQuestion
+from arcade_gym.minesweeper.render import board_view
+from arcade_gym.minesweeper.rules import FLAG_CHAR
 from policies.base import DecisionContext, PolicyIdentity
 
 EXACT, APPROXIMATE, INCONSISTENT, SAFE_FOUND = 0, 1, 2, 3
@@ -556,7 +558,7 @@ def choose_cell(
 
 def _reveal_text(question: MinesweeperQuestion, row: int, col: int) -> str:
     """Reveal (row, col), or unflag it first when it carries a flag."""
-    flagged = question.grid[row][col] == -1
+    flagged = question.board[row][col] == FLAG_CHAR
     return f"{'flag' if flagged else 'reveal'} {row} {col}"
 
 
@@ -605,6 +607,6 @@ class HeuristicMinesweeper(PolicyIdentity):
         self, question: MinesweeperQuestion, ctx: DecisionContext | None = None
     ) -> MinesweeperAnswer:
         """Reveal the safest cell of the question's board."""
-        grid = np.asarray(question.grid, dtype=np.int8)
+        grid = board_view(question.board)
         row, col, _ = choose_cell(grid, question.mines, node_budget=self.node_budget)
         return MinesweeperAnswer(action=_reveal_text(question, row, col))

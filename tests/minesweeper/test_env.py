@@ -11,6 +11,7 @@ import arcade_gym  # noqa: F401  (registers the envs)
 from arcade_gym.minesweeper.contract import MinesweeperQuestion
 from arcade_gym.minesweeper.env import MinesweeperEnv
 from arcade_gym.minesweeper.game import MinesweeperGame
+from arcade_gym.minesweeper.render import board_view
 from arcade_gym.minesweeper.rules import HIDDEN
 
 
@@ -166,7 +167,7 @@ def test_include_question_puts_the_contract_in_info() -> None:
     obs, info = env.reset(options={"seed": 100})
     q = info["question"]
     assert isinstance(q, MinesweeperQuestion)
-    assert q.grid == obs.tolist()
+    assert board_view(q.board).tolist() == obs.tolist()
     legal = {env.game.action_text(int(a)) for a in np.flatnonzero(info["action_mask"])}
     assert set(q.actions) == legal
 

@@ -18,7 +18,7 @@ from arcade_gym.minesweeper.contract import (
     validate,
 )
 from arcade_gym.minesweeper.game import MinesweeperGame
-from arcade_gym.minesweeper.render import board_rows, render_ansi, render_rgb
+from arcade_gym.minesweeper.render import board_rows, board_view, render_ansi, render_rgb
 from arcade_gym.minesweeper.rules import (
     DIFFICULTIES,
     HIDDEN,
@@ -239,7 +239,7 @@ def test_question_describes_the_board_and_lists_every_legal_action() -> None:
     assert q.game == "minesweeper" and q.rules_version == RULES_VERSION
     assert (q.rows, q.cols, q.mines, q.flags, q.decision) == (9, 9, 10, 0, 0)
     assert q.revealed == game.revealed
-    assert q.grid == game.board.tolist()
+    assert board_view(q.board).tolist() == game.board.tolist()
     assert q.board == board_rows(game.board)
     assert all(len(row) == 9 for row in q.board)
     assert sorted(q.actions) == sorted(game.legal_actions())

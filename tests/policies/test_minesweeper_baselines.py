@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from arcade_gym.minesweeper.contract import validate
 from arcade_gym.minesweeper.game import MinesweeperGame
+from arcade_gym.minesweeper.render import board_view
 from policies.base import Policy
 from policies.minesweeper import (
     HeuristicMinesweeper,
@@ -168,7 +169,7 @@ def test_heuristic_never_reveals_a_cell_it_knows_is_a_mine() -> None:
     policy = HeuristicMinesweeper()
     while not game.over:
         question = game.question()
-        probs, _ = mine_probabilities(np.array(question.grid), question.mines)
+        probs, _ = mine_probabilities(board_view(question.board), question.mines)
         action = policy.act(question).action
         _, r, c = action.split()
         assert probs[int(r), int(c)] <= probs[probs >= 0].min() + 1e-9

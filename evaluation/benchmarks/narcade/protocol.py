@@ -14,9 +14,14 @@ BENCHMARK_ID = "narcade"
 
 RULES_VERSION = "0.4.0"
 """NARCADE rules version (Snake, Minesweeper, Tetris with primitive controls)."""
-PROTOCOL_VERSION = "arcade-narcade-obs@1"
+PROTOCOL_VERSION = "arcade-narcade-obs@2"
 """Observation protocol: the question models of the three games and `INSTRUCTIONS`. Bump it when
-what a policy sees changes; publications may compare across it, never across rules versions."""
+what a policy sees changes; publications may compare across it, never across rules versions.
+Version 2: the Minesweeper question holds its board once (the text rows; version 1 also sent it as
+numbers, `grid`). Logs of version 1 still replay (`replay.py`)."""
+
+READABLE_PROTOCOLS = ("arcade-narcade-obs@1", PROTOCOL_VERSION)
+"""Observation protocols whose logs `verify` replays."""
 
 RESULT_FORMAT = "narcade-result@2"
 """Result files of a model on a game. Version 2 lives at `results/<model>/<game>.json` and holds

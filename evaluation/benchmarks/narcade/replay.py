@@ -13,7 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from evaluation.benchmarks.narcade.episode import TIME_CAP, EpisodeConfig, NarcadeEpisode
-from evaluation.benchmarks.narcade.protocol import POLICY_GAMES, PROTOCOL_VERSION, RULES_VERSION
+from evaluation.benchmarks.narcade.protocol import (
+    POLICY_GAMES,
+    PROTOCOL_VERSION,
+    READABLE_PROTOCOLS,
+    RULES_VERSION,
+)
 from evaluation.core.eventlog import LogContents
 from evaluation.core.registry import Replay
 
@@ -27,9 +32,10 @@ def replay(contents: LogContents) -> Replay:
     found = header.get("versions") or {}
     if found.get("rules") != RULES_VERSION:
         raise ValueError(f"rules version {found.get('rules')!r} is not {RULES_VERSION}")
-    if found.get("protocol") != PROTOCOL_VERSION:
+    if found.get("protocol") not in READABLE_PROTOCOLS:
         raise ValueError(
-            f"observation protocol {found.get('protocol')!r} is not {PROTOCOL_VERSION}"
+            f"observation protocol {found.get('protocol')!r} is not one of "
+            f"{', '.join(READABLE_PROTOCOLS)}"
         )
     config = EpisodeConfig.from_header(header["settings"])
     seed = header["seed"]
@@ -41,7 +47,19 @@ def replay(contents: LogContents) -> Replay:
         if config.max_seconds is None:
             raise ValueError("the result claims a time cap but the game had no --max-seconds")
         end_after = len(contents.events)
-    return Replay(NarcadeEpisode(config, seed, end_after=end_after), contents.events, result)
+    events = contents.events
+    if found.get("protocol") != PROTOCOL_VERSION:
+        events = [_upgrade(event) for event in events]
+    return Replay(NarcadeEpisode(config, seed, end_after=end_after), events, result)
+
+
+def _upgrade(event: dict[str, Any]) -> dict[str, Any]:
+    """A decision of protocol 1 as protocol 2 records it: a traced Minesweeper state without the
+    board's second (numeric) form."""
+    state = event.get("state")
+    if isinstance(state, dict) and "grid" in state:
+        return {**event, "state": {k: v for k, v in state.items() if k != "grid"}}
+    return event
 
 
 def builtin_name(policy: Mapping[str, Any]) -> str | None:

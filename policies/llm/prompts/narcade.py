@@ -141,8 +141,7 @@ _BOOKKEEPING = frozenset(
 
 _HIDDEN: dict[NarcadeGame, frozenset[str]] = {
     "snake": _BOOKKEEPING,
-    # `grid` repeats `board` as numbers; NARCADE 0.5.0 sends a single board representation.
-    "minesweeper": _BOOKKEEPING | {"grid"},
+    "minesweeper": _BOOKKEEPING,
     "tetris": _BOOKKEEPING,
 }
 
