@@ -7,14 +7,13 @@ own; every figure is taken warm.
 
 from __future__ import annotations
 
-import platform
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import arcade_gym
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
+from evaluation.throughput.report import make_report
 from policies.base import DecisionContext
 from policies.engines.arena import BrainfuckEngine
 from policies.engines.brainfuck.interpreter import Program, compile_program, run, warmup
@@ -32,7 +31,9 @@ GENERAL_LOOPS = "-[>-[>-[>+>>[]<<<-]<-]<-]"
 """Three nested 255-counters whose innermost loop holds a (skipped) inner loop, so no loop folds
 away: the dispatch-bound case, ~166M counted instructions in short straight-line ops."""
 
-FIRST_EMPTY = Path(__file__).resolve().parent.parent / "examples" / "first_empty.bf"
+FIRST_EMPTY = Path(__file__).resolve().parents[2] / "examples" / "first_empty.bf"
+"""The example engine of the source tree (absent from an installed wheel: its figure is then left
+out)."""
 
 
 def _rate(run_once: Callable[[], int], seconds: float) -> float:
@@ -84,7 +85,7 @@ def compile_commands_per_s(seconds: float) -> float:
 
 
 def bench_brainfuck(seconds: float = 3.0) -> dict[str, Any]:
-    """Every Brainfuck runtime figure, in `bench_tetris`'s report shape."""
+    """Every Brainfuck runtime figure, in the shared report shape."""
     compile_s = warmup()
     results = {
         "counted_instructions_per_s": counted_instructions_per_s(
@@ -93,25 +94,23 @@ def bench_brainfuck(seconds: float = 3.0) -> dict[str, Any]:
         "general_loop_instructions_per_s": counted_instructions_per_s(
             compile_program(GENERAL_LOOPS), seconds
         ),
-        "first_empty_10x10_moves_per_s": first_empty_moves_per_s(seconds),
         "compile_commands_per_s": compile_commands_per_s(seconds),
         "naive_reference_instructions_per_s": naive_reference_per_s(seconds),
     }
-    return {
-        "game": "brainfuck",
-        "package_version": arcade_gym.__version__,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "seconds_per_figure": seconds,
-        "compile_or_cache_load_s": compile_s,
-        "results": results,
-        "targets": {"counted_instructions_per_s": 500_000_000},
-        "peer": {
+    if FIRST_EMPTY.is_file():
+        results["first_empty_10x10_moves_per_s"] = first_empty_moves_per_s(seconds)
+    return make_report(
+        "brainfuck",
+        seconds=seconds,
+        compile_s=compile_s,
+        results=results,
+        targets={"counted_instructions_per_s": 500_000_000},
+        peer={
             "name": "policies.engines.brainfuck.reference (pure-Python naive interpreter)",
             "installed": True,
             "note": "measured above as naive_reference_instructions_per_s",
         },
-    }
+    )
 
 
 if __name__ == "__main__":
