@@ -197,9 +197,12 @@ def _uci(body: str, game: str, options: SpecOptions) -> Any:
 
 
 def _sb3(body: str, game: str, options: SpecOptions) -> Any:
-    from policies.sb3 import make_sb3_policy
+    from policies.sb3 import SB3ModelError, make_sb3_policy
 
-    return make_sb3_policy(body, game, options)
+    try:
+        return make_sb3_policy(body, game, options)
+    except SB3ModelError as error:
+        raise SpecError(str(error)) from None
 
 
 PREFIXES: dict[str, Callable[[str, str, SpecOptions], Any]] = {

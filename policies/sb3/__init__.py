@@ -127,22 +127,27 @@ def _check_shape(expected: spaces.Space[Any], observation: Any, adapter: GameAda
         )
 
 
+class SB3ModelError(ValueError):
+    """An `sb3:` spec that names no playable model: one line saying why."""
+
+
 def make_sb3_policy(body: str, game: str, options: Any = None) -> SB3Policy:
     """The policy `sb3:<body>` names for `game` (`body` = `PATH.zip` or `ALGO:PATH.zip`);
-    `SpecError` for a missing or unreadable file or a game without an env adapter."""
-    from policies.specs import SpecError
-
+    `SB3ModelError` (a ValueError the grammar reports as a SpecError) for a missing or
+    unreadable file or a game without an env adapter."""
     adapter = ADAPTERS.get(game)
     if adapter is None:
-        raise SpecError(f"sb3: models do not play {game}; games: {', '.join(ADAPTERS)}")
+        raise SB3ModelError(f"sb3: models do not play {game}; games: {', '.join(ADAPTERS)}")
     algorithm, path = parse_body(body)
     try:
         algorithm, model = load_model(algorithm, path)
     except ModelFileError as exc:
-        raise SpecError(f"sb3:{body}: {exc}") from None
+        raise SB3ModelError(f"sb3:{body}: {exc}") from None
     if not isinstance(model.action_space, spaces.Discrete):
-        raise SpecError(f"sb3:{body}: the model's actions are not Discrete; arcade-gym envs are")
+        raise SB3ModelError(
+            f"sb3:{body}: the model's actions are not Discrete; arcade-gym envs are"
+        )
     return SB3Policy(model, algorithm, adapter, path)
 
 
-__all__ = ["ADAPTERS", "SB3Policy", "make_sb3_policy"]
+__all__ = ["ADAPTERS", "SB3ModelError", "SB3Policy", "make_sb3_policy"]
