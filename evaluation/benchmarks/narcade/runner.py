@@ -73,6 +73,9 @@ from evaluation.core.rundir import RunDir, RunDirError
 from evaluation.core.verify import verify_log
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_ABORTED = 3
+"""A model process whose episodes were all played but some aborted on our side (the run exits
+1; the model's other games still play)."""
 DEFAULT_MODELS = ("random", "heuristic")
 
 Say = Callable[[str], None]
@@ -147,10 +150,11 @@ def run_model(
     output_dir: str | Path,
     *,
     quiet: bool = False,
+    only_game: str | None = None,
 ) -> int:
-    """Play (or keep, when resumed) every episode of one model, rewriting its result files as it
-    goes. Returns 0 when complete, 1 when the model failed or an episode was aborted, 130 when
-    interrupted."""
+    """Play (or keep, when resumed) every episode of one model (of one game with `only_game`),
+    rewriting its result files as it goes. Returns 0 when complete, 1 when the model failed or an
+    episode was aborted, 130 when interrupted."""
     out = Path(output_dir)
     say: Say = (lambda _: None) if quiet else (lambda s: print(s, flush=True))
     run_dir = RunDir(out, BENCHMARK_ID, run_settings(models, settings))
@@ -163,6 +167,8 @@ def run_model(
         meter = CostMeter(settings.max_cost_usd, spent_usd=run_cost(out))
     try:
         for game in settings.games:
+            if only_game is not None and game != only_game:
+                continue
             config = EpisodeConfig.of(settings, game)
             current = ResultFile(
                 result_path(out, spec, game),
@@ -269,7 +275,7 @@ def run_model(
             current.finish("failed", f"runner error: {type(exc).__name__}: {exc}")
         print(detail, file=sys.stderr, flush=True)
         return EXIT_FAILED
-    return EXIT_FAILED if aborted else EXIT_OK
+    return EXIT_ABORTED if aborted else EXIT_OK
 
 
 class _Stopped(KeyboardInterrupt):
@@ -317,19 +323,32 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _model_process(
-    spec: str, models: list[str], settings: Settings, output_dir: str, quiet: bool, parent: int
+    spec: str,
+    models: list[str],
+    settings: Settings,
+    output_dir: str,
+    quiet: bool,
+    parent: int,
+    only_game: str | None,
 ) -> None:
     """Entry point of a model's own process."""
     _exit_with_parent(parent)
-    sys.exit(run_model(spec, models, settings, output_dir, quiet=quiet))
+    sys.exit(run_model(spec, models, settings, output_dir, quiet=quiet, only_game=only_game))
 
 
-def _run_isolated(spec: str, models: list[str], settings: Settings, out: Path, quiet: bool) -> int:
-    """Run one model in a fresh spawned process; return its exit code."""
+def _run_isolated(
+    spec: str,
+    models: list[str],
+    settings: Settings,
+    out: Path,
+    quiet: bool,
+    only_game: str | None = None,
+) -> int:
+    """Run one model (one game of it) in a fresh spawned process; return its exit code."""
     ctx = multiprocessing.get_context("spawn")
     process = ctx.Process(
         target=_model_process,
-        args=(spec, models, settings, str(out), quiet, os.getpid()),
+        args=(spec, models, settings, str(out), quiet, os.getpid(), only_game),
         name="narcade-model",
     )
     process.start()
@@ -417,14 +436,36 @@ class _Manifest:
         self.run_dir.write_manifest(status, self.episodes, self.finished(), self.extra)
 
 
+SKIPPED = -1
+"""A game task not played because its model already failed in another game."""
+
+
 def _play_model(
-    models: list[str], settings: Settings, out: str, quiet: bool, isolate: bool, spec: str
+    models: list[str],
+    settings: Settings,
+    out: str,
+    quiet: bool,
+    isolate: bool,
+    failed: set[str],
+    task: tuple[str, str],
 ) -> int:
-    """One model's games (a top-level function: a Ray worker unpickles it; a Ray worker is
-    already a process of its own, so it plays in place)."""
+    """One model's episodes of one game (a top-level function: a Ray worker unpickles it; a Ray
+    worker is already a process of its own, so it plays in place). A model that failed in an
+    earlier game of this process's run is not played again (`failed` is shared by threads)."""
+    spec, game = task
+    if spec in failed:
+        return SKIPPED
     if isolate:
-        return _run_isolated(spec, models, settings, Path(out), quiet)
-    return run_model(spec, models, settings, Path(out), quiet=quiet)
+        return _run_isolated(spec, models, settings, Path(out), quiet, game)
+    return run_model(spec, models, settings, Path(out), quiet=quiet, only_game=game)
+
+
+def _model_code(codes: list[int]) -> int:
+    """A model's exit code from its games' codes."""
+    if EXIT_INTERRUPTED in codes:
+        return EXIT_INTERRUPTED
+    # An aborted episode leaves the model unfinished: it counts as failed (exit 1), as before.
+    return EXIT_FAILED if any(code not in (EXIT_OK, SKIPPED) for code in codes) else EXIT_OK
 
 
 def run_narcade(
@@ -496,29 +537,41 @@ def run_narcade(
     codes: dict[str, int] = {}
     interrupted = False
     executor = executor or LocalExecutor()
+    if settings.max_cost_usd is not None and (
+        executor.name != "local" or getattr(executor, "concurrency", 1) > 1
+    ):
+        say(
+            "arcade-eval narcade: --max-cost-usd needs one game at a time (a cost meter lives in "
+            "one process); drop --concurrency / --executor ray, or the cap"
+        )
+        return EXIT_USAGE
+    failed_models: set[str] = set()
+    isolated = isolate and executor.name == "local"
     play = functools.partial(
-        _play_model,
-        model_list,
-        settings,
-        str(run_dir.path),
-        quiet,
-        isolate and executor.name == "local",
+        _play_model, model_list, settings, str(run_dir.path), quiet, isolated, failed_models
     )
+    tasks = [(spec, game) for spec in model_list for game in settings.games]
     for spec in model_list:
         manifest.extra["models"][spec]["status"] = "running"
     manifest.write("running")
+    game_codes: dict[str, list[int]] = {spec: [] for spec in model_list}
 
-    def done(spec: str, code: int) -> None:
+    def done(task: tuple[str, str], code: int) -> None:
         nonlocal interrupted
-        codes[spec] = code
-        manifest.model_done(spec, code)
-        manifest.write("running")
+        spec = task[0]
+        game_codes[spec].append(code)
+        if code not in (EXIT_OK, SKIPPED, EXIT_ABORTED):
+            failed_models.add(spec)
         if code == EXIT_INTERRUPTED:
             interrupted = True
             raise KeyboardInterrupt
+        if len(game_codes[spec]) == len(settings.games):
+            codes[spec] = _model_code(game_codes[spec])
+            manifest.model_done(spec, codes[spec])
+            manifest.write("running")
 
     try:
-        executor.run(play, model_list, done)
+        executor.run(play, tasks, done)
     except KeyboardInterrupt:
         interrupted = True
     for spec in model_list:
