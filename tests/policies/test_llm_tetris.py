@@ -28,6 +28,7 @@ from evaluation.benchmarks.tetris_bench.leaderboard import cost_per_100
 from evaluation.benchmarks.tetris_bench.runner import RunConfig, run_tetris_bench
 from evaluation.core.episode import RunStoppedError
 from evaluation.core.eventlog import read_log
+from evaluation.core.grid import spec_pool
 from evaluation.core.policy_call import call_policy
 from evaluation.core.verify import verify_log, verify_paths
 from policies.base import DecisionContext
@@ -50,6 +51,7 @@ from policies.llm.prompts.tetris import (
     render_question,
     response_format,
 )
+from policies.specs import SpecOptions
 from policies.tetris import make_brain
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
 
@@ -835,3 +837,35 @@ def test_the_example_evaluates_a_local_server(
     assert _run_example(args, monkeypatch) == 0
     assert "IQ    seed-01: score" in capsys.readouterr().out
     assert all(report.ok for report in verify_paths([out / "logs"]))
+
+
+def test_a_cached_rerun_makes_no_requests_and_writes_byte_identical_logs(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    """`--cache DIR`: the same run again costs nothing and reproduces the logs byte for byte."""
+    models = tmp_path / "models.toml"
+    models.write_text(
+        '[[models]]\nslug = "scripted"\nprovider = "Test"\nmodel = "test/scripted"\n'
+        f'json_schema = true\napi_key_env = "{KEY_ENV}"\nbase_url = "{server.base_url}"\n'
+    )
+    server.state.default = ("json",)
+    config = RunConfig(
+        brains=("llm:scripted",),
+        seeds=("seed-01",),
+        seed_set="custom",
+        modes=("IQ",),
+        official=False,
+        piece_cap=8,
+    )
+    options = SpecOptions(models_file=str(models), cache_dir=str(tmp_path / "cache"))
+    first = run_tetris_bench(config, tmp_path / "a", spec_pool("tetris", options))
+    asked = len(server.state.requests)
+    assert first.leaderboard is not None and asked > 0
+    second = run_tetris_bench(
+        config, tmp_path / "b", spec_pool("tetris", options), say=lambda _: None
+    )
+    assert second.leaderboard is not None
+    assert len(server.state.requests) == asked  # pre-flight and every move came from the cache
+    (log_a,) = (tmp_path / "a" / "logs").rglob("*.jsonl")
+    (log_b,) = (tmp_path / "b" / "logs").rglob("*.jsonl")
+    assert log_a.read_bytes() == log_b.read_bytes()
