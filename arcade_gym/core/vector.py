@@ -175,6 +175,16 @@ class ArcadeVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
             infos,
         )
 
+    def reset_finished(self) -> Any:
+        """Start the games that ended on the last step now rather than on the next one (the
+        same-step autoreset SB3's `VecEnv` expects); returns every game's observation."""
+        finished = self._needs_reset.copy()
+        if finished.any():
+            self._kernel_step(np.full(self.num_envs, -1, np.int64))  # -1 leaves a game as it is
+            self._illegal[finished] = 0
+            self._refill()
+        return self._observed()
+
     def action_masks(self) -> np.ndarray:
         """(N, A) boolean masks of the legal actions (MaskablePPO's vectorised form)."""
         return self._masks.astype(bool)

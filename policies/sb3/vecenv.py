@@ -28,7 +28,6 @@ class NativeVecEnv(VecEnv):
         )
         self._seed = seed
         self._actions = np.zeros(self.num_envs, np.int64)
-        self._leave = np.full(self.num_envs, -1, np.int64)
 
     def reset(self) -> VecEnvObs:
         observations, _ = self.venv.reset(seed=self._seed)
@@ -50,10 +49,7 @@ class NativeVecEnv(VecEnv):
                 if not key.startswith("_") and key != "action_mask":
                     infos[i][key] = value[i]
         if done.any():
-            venv._kernel_step(self._leave)  # resets exactly the finished games
-            venv._illegal[done] = 0
-            venv._refill()
-            observations = venv._observed()
+            observations = venv.reset_finished()
         return observations, rewards.astype(np.float32), done, infos
 
     def action_masks(self) -> np.ndarray:
