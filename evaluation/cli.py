@@ -33,7 +33,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from evaluation.core.verify import log_files, verify_log
+    from evaluation.core.verify import log_files, results_without_logs, verify_log
 
     try:
         paths = log_files(args.paths)
@@ -52,11 +52,16 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         failed += report.status == "fail"
         partial += report.status == "incomplete"
         print(report.line(), flush=True)
+    orphans = results_without_logs(args.paths)
+    for orphan in orphans:
+        print(f"FAIL  {orphan}: a result file without its log (nothing proves it)", flush=True)
+    if orphans:
+        print(f"{len(orphans)} result files have no log")
     if partial:
         print(f"{partial} of {len(paths)} logs are of games cut short (never counted)")
     if failed:
         print(f"{failed} of {len(paths)} logs failed verification")
-    return 1 if failed or partial else 0
+    return 1 if failed or partial or orphans else 0
 
 
 def _cmd_models(args: argparse.Namespace) -> int:

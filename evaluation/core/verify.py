@@ -247,3 +247,22 @@ def log_files(paths: Iterable[str | Path]) -> list[Path]:
 def verify_paths(paths: Iterable[str | Path]) -> list[VerifyReport]:
     """`verify_log` over files and directories (every `*.jsonl` inside, sorted)."""
     return [verify_log(path) for path in log_files(paths)]
+
+
+def results_without_logs(paths: Iterable[str | Path]) -> list[Path]:
+    """Result files of the run directories among `paths` whose game has no log at all (a planted
+    or orphaned result: nothing proves it). A result file beside a folder of the same name (a
+    summary of the games inside, e.g. NARCADE's per-game file) is not a game's result."""
+    out: list[Path] = []
+    for raw in paths:
+        root = Path(raw)
+        results = root / "results"
+        if not (root / "manifest.json").is_file() or not results.is_dir():
+            continue
+        for result in sorted(results.rglob("*.json")):
+            if result.with_suffix("").is_dir():
+                continue
+            log = (root / "logs" / result.relative_to(results)).with_suffix(".jsonl")
+            if not log.exists():
+                out.append(result)
+    return out
