@@ -33,7 +33,7 @@ Key = tuple[str, ...]
 """A game of the grid: the policy spec first, then what the benchmark needs (mode, seed, ...)."""
 
 _PROCESS_POLICIES: dict[str, dict[str, Any]] = {}
-"""Policies built in this process, per pool: a Ray worker builds each policy once."""
+"""Policies built in this process, per pool and thread: a Ray worker builds each policy once."""
 
 
 class PolicyUnusableError(Exception):
@@ -42,7 +42,9 @@ class PolicyUnusableError(Exception):
 
 @dataclass
 class PolicyPool:
-    """Policies by spec, each built once per process by `build(spec)`."""
+    """Policies by spec, each built by `build(spec)` once per thread of each process: games in
+    flight at once never share a policy instance (a chat policy's per-decision telemetry and
+    fatal latch belong to one game at a time), and a thread's later games reuse its instance."""
 
     build: Callable[[str], Any]
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
@@ -54,7 +56,7 @@ class PolicyPool:
         return {spec: self.get(spec) for spec in specs}
 
     def get(self, spec: str) -> Any:
-        made = _PROCESS_POLICIES.setdefault(self.token, {})
+        made = _PROCESS_POLICIES.setdefault(f"{self.token}:{threading.get_ident()}", {})
         if spec not in made:
             made[spec] = self.build(spec)
         return made[spec]
