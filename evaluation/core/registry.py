@@ -33,6 +33,9 @@ class Benchmark:
     rebuilds a game from a log (it may raise ValueError for a header it cannot start from).
     `rederive`, when given, returns the policy that must have produced a log's answers if its
     header names a deterministic built-in (None otherwise): `verify` then checks every answer.
+    `frame(episode, event)` snapshots a replayed episode as JSON for the site's replay viewers
+    (`event` is the decision just applied, None for the start); `site(inputs, build)` adds the
+    benchmark's pages to a site being built (`evaluation/site/`).
     """
 
     name: str
@@ -42,6 +45,8 @@ class Benchmark:
     replay: Callable[[LogContents], Replay]
     reads_log: Callable[[Mapping[str, Any]], bool] | None = None
     rederive: Callable[[Mapping[str, Any]], Any] | None = None
+    frame: Callable[[Any, Mapping[str, Any] | None], dict[str, Any]] | None = None
+    site: Callable[..., None] | None = None
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -1,0 +1,72 @@
+"""A verified log as a list of frames, for replay viewers: only what re-simulates is shown.
+
+The log is first checked by `verify_log` (`evaluation/core/verify.py`); a log that does not verify
+is refused. It is then played once more through the one episode loop, and the benchmark's `frame`
+function (`evaluation/core/registry.py`) snapshots the game before the first decision and after
+each one, so a viewer draws states the engine computed, never states a log claims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluation.core.episode import Call, Comparer, Judged, RecordedCaller, play_episode
+from evaluation.core.eventlog import read_log, to_jsonable
+from evaluation.core.registry import for_header
+from evaluation.core.verify import verify_log
+
+
+class UnverifiedLogError(ValueError):
+    """A log that `verify` does not accept (or whose benchmark has no viewer) is not exported."""
+
+
+@dataclass(frozen=True)
+class ExportedReplay:
+    """The frames of one verified game: `frames[0]` is the start, `frames[k]` follows decision
+    k - 1 and carries its `decision` number and recorded `answer`."""
+
+    benchmark: str
+    header: Mapping[str, Any]
+    result: Mapping[str, Any]
+    frames: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The replay as one JSON object (camelCase keys) for a viewer page."""
+        return {
+            "benchmark": self.benchmark,
+            "header": to_jsonable(dict(self.header)),
+            "result": to_jsonable(dict(self.result)),
+            "frames": to_jsonable(self.frames),
+        }
+
+
+def export_replay(path: str | Path) -> ExportedReplay:
+    """The frames of the game `path` records; raises `UnverifiedLogError` when the log does not
+    verify as a complete game or its benchmark draws no frames."""
+    path = Path(path)
+    report = verify_log(path)
+    if not report.ok:
+        raise UnverifiedLogError(f"refused, the log does not verify: {report.line()}")
+    contents = read_log(path)
+    benchmark = for_header(contents.header)
+    if benchmark is None or benchmark.frame is None:
+        name = benchmark.name if benchmark is not None else contents.header.get("benchmark")
+        raise UnverifiedLogError(f"{path}: benchmark {name!r} has no replay viewer")
+    frame = benchmark.frame
+    replay = benchmark.replay(contents)
+    frames = [frame(replay.episode, None)]
+
+    def snapshot(call: Call, judged: Judged, event: dict[str, Any]) -> None:
+        answer = event.get("call", {}).get("answer")
+        frames.append({"decision": event["n"], "answer": answer, **frame(replay.episode, event)})
+
+    played = play_episode(
+        replay.episode,
+        RecordedCaller(replay.events),
+        Comparer(replay.events, replay.result),
+        on_decision=snapshot,
+    )
+    return ExportedReplay(benchmark.name, contents.header, played.result, frames)
