@@ -16,4 +16,5 @@ BENCHMARK = Benchmark(
     add_parsers=lazy("evaluation.benchmarks.narcade.cli:add_parsers"),
     replay=lazy("evaluation.benchmarks.narcade.replay:replay"),
     rederive=lazy("evaluation.benchmarks.narcade.replay:rederive"),
+    frame=lazy("evaluation.benchmarks.narcade.site_frames:frame"),
 )

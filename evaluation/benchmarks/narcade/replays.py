@@ -1,17 +1,19 @@
 """Replay files from verified NARCADE event logs.
 
 `export_replays(run_dirs, output)` takes every event log under `<run>/logs/` of the given run
-directories, requires each to pass `arcade-eval verify` (`evaluation/core/verify.py`: re-simulated
-from its seed with the recorded answers and game times, every decision and the result matching),
-re-simulates it once more to collect the frames (the question's state and the actions offered at
-each decision, the action played), and checks the final score against the run's result file. Any
-rejection stops the whole export (nothing is written), so a published replay set is always the one
-the results came from.
+directories and exports each with `evaluation.core.replay_export.export_replay`, the one exporter
+the results site uses too: the log must pass `arcade-eval verify` (`evaluation/core/verify.py`:
+re-simulated from its seed with the recorded answers and game times, every decision and the
+result matching), and the frames are what the re-simulated engine shows (`site_frames.py`). The
+final score is also checked against the run's result file. Any rejection stops the whole export
+(nothing is written), so a published replay set is always the one the results came from.
 
 Replay format (`REPLAY_FORMAT`): the header's identity (model, revision, game, seed, mode,
-difficulty, rules, protocol, instruction), `frames` (decision, state, actions offered, the action
-played, status, game time applied, score after) and `final` (score, end reason, decisions).
-Playback timing is illustrative, not the original request timing.
+difficulty, rules, protocol, instruction), `frames` (the start, then one per decision: the
+`site_frames.frame` snapshot with the decision number, the recorded answer, the action played and
+its judgement) and `final` (score, end reason, decisions). Version 1 held each question's state
+and offered actions instead of the engine's snapshot. Playback timing is illustrative, not the
+original request timing.
 """
 
 from __future__ import annotations
@@ -20,16 +22,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.narcade.episode import NarcadeEpisode, question_state
 from evaluation.benchmarks.narcade.protocol import BENCHMARK_ID
-from evaluation.benchmarks.narcade.replay import replay
 from evaluation.benchmarks.narcade.results import read_json
-from evaluation.core.episode import Call, Comparer, Judged, RecordedCaller, play_episode
-from evaluation.core.eventlog import LogContents, read_log
+from evaluation.core.replay_export import UnverifiedLogError, export_replay
 from evaluation.core.rundir import safe_name, write_json_atomic
-from evaluation.core.verify import log_files, verify_log
+from evaluation.core.verify import log_files
 
-REPLAY_FORMAT = "narcade-replay@1"
+REPLAY_FORMAT = "narcade-replay@2"
 
 
 class ReplayError(ValueError):
@@ -55,31 +54,6 @@ def find_logs(run_dirs: Sequence[str | Path]) -> list[tuple[Path, Path]]:
     return found
 
 
-def _frames(contents: LogContents) -> tuple[NarcadeEpisode, list[dict[str, Any]], dict[str, Any]]:
-    """Re-simulate a (verified) log and collect one frame per decision."""
-    rebuilt = replay(contents)
-    episode: NarcadeEpisode = rebuilt.episode
-    frames: list[dict[str, Any]] = []
-
-    def frame(call: Call, judged: Judged, event: dict[str, Any]) -> None:
-        state, actions = question_state(episode.asked)
-        frames.append(
-            {
-                "decision": event["n"],
-                "state": state,
-                "actions": actions,
-                "action": event["verdict"]["action"],
-                "status": judged.status,
-                "elapsedMs": call.elapsed_ms if episode.realtime else 0.0,
-                "scoreAfter": event["scoreAfter"],
-            }
-        )
-
-    comparer = Comparer(rebuilt.events, rebuilt.result)
-    played = play_episode(episode, RecordedCaller(rebuilt.events), comparer, on_decision=frame)
-    return episode, frames, played.result
-
-
 def _check_result_file(run: Path, log: Path, seed: int, score: int) -> None:
     """The log must be the episode its run's result file reports."""
     relative = log.relative_to(run / "logs")
@@ -99,28 +73,27 @@ def _check_result_file(run: Path, log: Path, seed: int, score: int) -> None:
 def replay_log(run: Path, log: Path) -> dict[str, Any]:
     """The replay document of one verified log; ReplayError (naming the log) otherwise."""
     try:
-        report = verify_log(log)
-        if not report.ok:
-            where = "" if report.decision is None else f" at decision {report.decision}"
-            raise _RejectError(f"does not verify{where}: {report.message}")
-        contents = read_log(log)
-        header = contents.header
+        exported = export_replay(log)
+        header = exported.header
         if header.get("benchmark") != BENCHMARK_ID:
             raise _RejectError(f"not a NARCADE log ({header.get('benchmark')!r})")
-        episode, frames, result = _frames(contents)
-        _check_result_file(run, log, episode.seed, int(result["score"]))
+        seed, score = int(header["seed"]), int(exported.result["score"])
+        _check_result_file(run, log, seed, score)
+    except UnverifiedLogError as refused:
+        raise ReplayError(f"{log}: {refused}") from None
     except _RejectError as reject:
         raise ReplayError(f"{log}: {reject}") from None
     except Exception as exc:  # a log crafted to break the export is a rejected log, not a crash
         raise ReplayError(f"{log}: unreadable log ({type(exc).__name__}: {exc})") from None
     policy, settings = header.get("policy") or {}, header["settings"]
+    frames = exported.to_json()["frames"]
     return {
         "format": REPLAY_FORMAT,
         "model": policy.get("spec"),
         "modelName": policy.get("name"),
         "revision": policy.get("revision"),
         "game": settings["game"],
-        "seed": episode.seed,
+        "seed": seed,
         "mode": settings["mode"],
         "difficulty": settings["difficulty"],
         "rulesVersion": header["versions"]["rules"],
@@ -129,9 +102,9 @@ def replay_log(run: Path, log: Path) -> dict[str, Any]:
         "source": log.relative_to(run).as_posix(),
         "frames": frames,
         "final": {
-            "score": result["score"],
-            "endReason": result["endReason"],
-            "decisions": len(frames),
+            "score": score,
+            "endReason": exported.result["endReason"],
+            "decisions": len(frames) - 1,
         },
     }
 

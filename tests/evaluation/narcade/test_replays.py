@@ -22,9 +22,11 @@ def test_logs_export_to_replays(run_dir: Path, tmp_path: Path) -> None:
     replay = read_json(tmp_path / "replays" / "heuristic-tetris-100.json")
     episode = result(run_dir, "heuristic", "tetris")["episodes"][0]
     assert replay["final"]["score"] == episode["score"] and len(index) == 12
-    assert len(replay["frames"]) == episode["decisions"] == replay["final"]["decisions"]
-    first = replay["frames"][0]
-    assert first["action"] in first["actions"] and first["state"]["game"] == "tetris"
+    assert len(replay["frames"]) == episode["decisions"] + 1 == replay["final"]["decisions"] + 1
+    start, first = replay["frames"][:2]
+    assert start["game"] == "tetris" and "action" not in start and start["decisions"] == 0
+    assert first["decision"] == 0 and first["action"] == first["answer"]["action"]
+    assert replay["frames"][-1]["score"] == replay["final"]["score"]
     assert replay["source"] == "logs/heuristic/tetris/100.jsonl"
     with pytest.raises(ReplayError, match="never overwritten"):
         export_replays([run_dir], tmp_path / "replays")
@@ -66,9 +68,9 @@ def _other_answer(lines: list[dict[str, Any]]) -> None:
 @pytest.mark.parametrize(
     ("edit", "needle"),
     [
-        (_other_answer, "does not verify at decision 4"),
-        (lambda ls: ls[3]["state"].update(score=99), "does not verify at decision 2"),
-        (lambda ls: ls[3]["actions"].reverse(), "does not verify at decision 2"),
+        (_other_answer, "does not verify: FAIL .* at decision 4"),
+        (lambda ls: ls[3]["state"].update(score=99), "does not verify: FAIL .* at decision 2"),
+        (lambda ls: ls[3]["actions"].reverse(), "does not verify: FAIL .* at decision 2"),
         (lambda ls: ls[0]["settings"].update(instruction="Win."), "instruction mismatch"),
         (lambda ls: ls[-1].update(score=ls[-1]["score"] + 1), "result score"),
     ],
