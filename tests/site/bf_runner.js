@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+/*
+ * Runs the site's JavaScript Brainfuck interpreter and tic-tac-toe referee on a batch of cases,
+ * for the differential tests in tests/site/test_brainfuck_js.py (one node process per batch).
+ *
+ * stdin: JSON {"cases": [case, ...]}; stdout: JSON [result, ...] in the same order. Cases:
+ *   {"kind": "bf", "source": str, "input": str (one character per byte), "limits": {...}?}
+ *       -> {output, instructions, error, errorKind}
+ *   {"kind": "reply", "question": {size, k, toMove, rows}, "reply": {output, error, instructions} | str}
+ *       -> {move, reason, legal, instructions}
+ *   {"kind": "game", "size": int, "cells": [int, ...]}
+ *       -> [{text, outcome} | {error}, ...]: the stdin text before each move and the move's outcome
+ */
+"use strict";
+
+const path = require("path");
+const fs = require("fs");
+
+const assets = path.join(__dirname, "..", "..", "evaluation", "site", "assets");
+const bf = require(path.join(assets, "brainfuck.js"));
+const rules = require(path.join(assets, "tictactoe-rules.js"));
+
+function runGame(size, cells) {
+  const game = new rules.Game(size);
+  const steps = [];
+  for (const cell of cells) {
+    const text = rules.questionText(game.question());
+    try {
+      steps.push({ text, outcome: game.play(cell) });
+    } catch (err) {
+      steps.push({ text, error: err.message });
+      break;
+    }
+  }
+  return steps;
+}
+
+function runCase(item) {
+  if (item.kind === "bf") return bf.run(item.source, item.input || "", item.limits || undefined);
+  if (item.kind === "reply") return rules.checkReply(item.question, item.reply);
+  if (item.kind === "game") return runGame(item.size, item.cells);
+  throw new Error("unknown case kind: " + item.kind);
+}
+
+const request = JSON.parse(fs.readFileSync(0, "latin1"));
+process.stdout.write(JSON.stringify(request.cases.map(runCase)));
