@@ -1,0 +1,151 @@
+/* Snake replay viewer: one frame of a NARCADE Snake episode
+ * (evaluation/benchmarks/narcade/site_frames.py): the board as SVG (body shaded from head to
+ * tail, food, the head marked red when a collision ended the game) and the facts beside it
+ * (score = food eaten, length, heading, moves, the direction played and its judgement, the end).
+ * The player (assets/replay.js) calls draw(frame, element, replay) for each decision. Plain ES2019. */
+(function () {
+  "use strict";
+
+  var SVG = "http://www.w3.org/2000/svg";
+  var CELL = 24;
+  var STYLE = [
+    ".snk { display: flex; flex-wrap: wrap; gap: 1.25rem; align-items: flex-start; }",
+    ".snk-board { width: min(100%, 30rem); height: auto; border: 2px solid #333;",
+    "  background: #f4f1e8; }",
+    ".snk-facts { margin: 0; min-width: 14rem; }",
+    ".snk-facts dt { font-weight: 600; float: left; clear: left; margin-right: 0.4rem; }",
+    ".snk-facts dd { margin: 0 0 0.2rem 0; }",
+    ".snk-end { font-weight: 600; color: #b00020; }"
+  ].join("\n");
+
+  function addStyle() {
+    if (document.getElementById("snake-viewer-style")) {
+      return;
+    }
+    var style = document.createElement("style");
+    style.id = "snake-viewer-style";
+    style.textContent = STYLE;
+    document.head.appendChild(style);
+  }
+
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (key) {
+      node.setAttribute(key, String(attrs[key]));
+    });
+    return node;
+  }
+
+  function titled(node, text) {
+    var title = document.createElementNS(SVG, "title");
+    title.textContent = text;
+    node.appendChild(title);
+    return node;
+  }
+
+  /* Body colour: dark green at the head fading to light green at the tail. */
+  function shade(index, length) {
+    var t = length > 1 ? index / (length - 1) : 0;
+    var light = Math.round(30 + 30 * t);
+    return "hsl(130, 55%, " + light + "%)";
+  }
+
+  function board(frame) {
+    var rows = frame.rows;
+    var cols = frame.cols;
+    var root = svg("svg", {
+      viewBox: "0 0 " + cols * CELL + " " + rows * CELL,
+      class: "snk-board",
+      role: "img",
+      "aria-label": "Snake board " + rows + " by " + cols
+    });
+    var grid = svg("g", { stroke: "#e2ddd0", "stroke-width": 1 });
+    for (var r = 1; r < rows; r += 1) {
+      grid.appendChild(svg("line", { x1: 0, y1: r * CELL, x2: cols * CELL, y2: r * CELL }));
+    }
+    for (var c = 1; c < cols; c += 1) {
+      grid.appendChild(svg("line", { x1: c * CELL, y1: 0, x2: c * CELL, y2: rows * CELL }));
+    }
+    root.appendChild(grid);
+    if (frame.food) {
+      root.appendChild(
+        titled(
+          svg("circle", {
+            class: "snk-food",
+            cx: frame.food[1] * CELL + CELL / 2,
+            cy: frame.food[0] * CELL + CELL / 2,
+            r: CELL * 0.35,
+            fill: "#d62728"
+          }),
+          "food at row " + frame.food[0] + ", column " + frame.food[1]
+        )
+      );
+    }
+    var body = frame.snake || [];
+    var crashed = frame.over && (frame.endReason === "wall" || frame.endReason === "body");
+    for (var i = body.length - 1; i >= 0; i -= 1) {
+      var cell = body[i];
+      var head = i === 0;
+      var rect = svg("rect", {
+        class: head ? "snk-head" : "snk-body",
+        x: cell[1] * CELL + 1,
+        y: cell[0] * CELL + 1,
+        width: CELL - 2,
+        height: CELL - 2,
+        rx: head ? 7 : 4,
+        fill: head && crashed ? "#b00020" : shade(i, body.length)
+      });
+      root.appendChild(
+        titled(rect, (head ? "head" : "body " + i) + " at row " + cell[0] + ", column " + cell[1])
+      );
+    }
+    return root;
+  }
+
+  function fact(list, name, field, value) {
+    var dt = document.createElement("dt");
+    dt.textContent = name;
+    var dd = document.createElement("dd");
+    dd.setAttribute("data-field", field);
+    dd.textContent = value === null || value === undefined ? "\u2014" : String(value);
+    list.appendChild(dt);
+    list.appendChild(dd);
+    return dd;
+  }
+
+  function facts(frame) {
+    var list = document.createElement("dl");
+    list.className = "snk-facts";
+    fact(list, "Score (food)", "score", frame.score);
+    fact(list, "Length", "length", frame.length);
+    fact(list, "Heading", "heading", frame.heading);
+    fact(list, "Moves", "moves", frame.moves);
+    fact(list, "Board", "size", frame.rows + " \u00d7 " + frame.cols);
+    if ("action" in frame) {
+      var played = frame.action === null ? "none (" + frame.status + ")" : frame.action;
+      fact(list, "Played", "action", played);
+      var effect = frame.effect || {};
+      if (effect.ticks) {
+        fact(list, "Realtime moves", "ticks", effect.ticks);
+      }
+    } else {
+      fact(list, "Played", "action", "start");
+    }
+    if (frame.over) {
+      fact(list, "End", "end", frame.endReason).className = "snk-end";
+    }
+    return list;
+  }
+
+  function draw(frame, element) {
+    addStyle();
+    var wrap = document.createElement("div");
+    wrap.className = "snk";
+    wrap.appendChild(board(frame));
+    wrap.appendChild(facts(frame));
+    element.replaceChildren(wrap);
+  }
+
+  window.ArcadeViewers = window.ArcadeViewers || {};
+  window.ArcadeViewers.snake = { draw: draw };
+})();
