@@ -11,6 +11,7 @@ from pathlib import Path
 import arcade_gym
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
 from evaluation.core.registry import add_all_parsers
+from evaluation.site.cli import add_parser as add_site_parser
 from evaluation.throughput.registry import BENCH_GAMES
 
 
@@ -132,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("action", choices=["list"], help="what to do (list)")
     models.add_argument("--models-file", metavar="PATH", help="registry file (default: built-in)")
     models.set_defaults(handler=_cmd_models)
+    add_site_parser(sub)
     return parser
 
 

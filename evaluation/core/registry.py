@@ -46,7 +46,7 @@ class Benchmark:
     reads_log: Callable[[Mapping[str, Any]], bool] | None = None
     rederive: Callable[[Mapping[str, Any]], Any] | None = None
     frame: Callable[[Any, Mapping[str, Any] | None], dict[str, Any]] | None = None
-    site: Callable[..., None] | None = None
+    site: Callable[..., list[Any]] | None = None
 
 
 def lazy(target: str) -> Callable[..., Any]:

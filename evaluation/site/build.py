@@ -1,0 +1,364 @@
+"""`SiteBuild`: the one static-site builder every benchmark's `site` hook writes its pages through.
+
+Pages are collected in memory and written by `finish`, so the navigation knows every section, a
+failed build (say, a replay log that does not verify) leaves an earlier site untouched, and the
+same inputs give a byte-identical site (no time stamps, files in a fixed order). Every page is a
+plain HTML file that opens from `file://`: data is inlined as
+`<script type="application/json" id="page-data">`, links are relative, nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import posixpath
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from evaluation.core.replay_export import UnverifiedLogError, export_replay
+from evaluation.core.rundir import safe_name
+from evaluation.site.html import esc, link
+
+ASSETS = Path(__file__).parent / "assets"
+"""The files copied to `assets/` of every site (style sheet, replay player, viewers)."""
+MARKER = ".arcade-site"
+"""The file that marks a directory as a site this builder wrote (so a rebuild may replace it)."""
+SITE_NAME = "arcade-gym results"
+
+
+class SiteError(Exception):
+    """A user error while building a site: one clear line that names the fix."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """A nav entry and a home-page card; its index page is `<key>/index.html`."""
+
+    key: str
+    title: str
+    summary_html: str
+
+
+@dataclass
+class _Page:
+    title: str
+    body_html: str
+    section: str | None
+    scripts: tuple[str, ...]
+    data: Any
+    extra_json: dict[str, Any] = field(default_factory=dict)
+
+
+def plain_json(value: Any) -> Any:
+    """`value` as plain JSON data for a page: numpy scalars as numbers, tuples as lists, NaN and
+    infinities as null (JavaScript's JSON.parse rejects them), paths as text."""
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    if isinstance(value, Mapping):
+        return {str(key): plain_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
+        return [plain_json(item) for item in items]
+    if hasattr(value, "tolist"):  # numpy arrays
+        return plain_json(value.tolist())
+    if isinstance(value, PurePosixPath | Path):
+        return value.as_posix()
+    raise TypeError(f"cannot put a {type(value).__name__} in page data")
+
+
+def inline_json(value: Any) -> str:
+    """JSON text safe inside a `<script>` element: `</` becomes `<\\/` and `<!--` is escaped, so
+    no string in the data can end the element or open a comment."""
+    text = json.dumps(plain_json(value), ensure_ascii=False, separators=(",", ":"))
+    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+
+
+def relative(from_page: str, target: str) -> str:
+    """The relative URL from page `from_page` to site file `target` (both site-relative paths)."""
+    start = posixpath.dirname(from_page) or "."
+    return posixpath.relpath(target, start)
+
+
+def site_path(path: str | PurePosixPath) -> str:
+    """A site-relative file path, checked: relative, no `..`, every part a `safe_name`."""
+    text = str(path).replace("\\", "/")
+    parts = PurePosixPath(text).parts
+    if not parts or text.startswith("/"):
+        raise ValueError(f"site paths are relative file paths, got {text!r}")
+    for part in parts:
+        if part != safe_name(part):
+            raise ValueError(
+                f"unsafe site path {text!r}: pass each name derived from input through "
+                "evaluation.core.rundir.safe_name"
+            )
+    return "/".join(parts)
+
+
+class SiteBuild:
+    """One site being built into `output`. Benchmarks call `section`, `page`, `json` and
+    `replay`; the command calls `finish` once every benchmark has added its pages."""
+
+    def __init__(
+        self, output: str | Path, *, inputs: Sequence[str] = (), version: str = ""
+    ) -> None:
+        self.output = Path(output)
+        self.inputs = list(inputs)
+        if not version:
+            import arcade_gym
+
+            version = arcade_gym.__version__
+        self.version = version
+        self.sections: dict[str, Section] = {}
+        self._pages: dict[str, _Page] = {}
+        self._json: dict[str, Any] = {}
+        self.check_output()
+
+    # -- the API benchmarks use -------------------------------------------------------------
+
+    def section(self, key: str, title: str, summary_html: str) -> Section:
+        """Declare a section: a nav entry and a card (with `summary_html`) on the home page.
+        Its index is `<key>/index.html`, which the benchmark writes with `page`."""
+        if key != safe_name(key) or "/" in key:
+            raise ValueError(f"section key {key!r} is not a safe name")
+        if key in self.sections:
+            raise ValueError(f"section {key!r} is declared twice")
+        self.sections[key] = Section(key, title, summary_html)
+        return self.sections[key]
+
+    def page(
+        self,
+        path: str,
+        title: str,
+        body_html: str,
+        *,
+        section: str | None = None,
+        scripts: Sequence[str] = (),
+        data: Any = None,
+    ) -> str:
+        """Add the page `path` (e.g. `tetris/brains/heuristic.html`) in the shared layout.
+        `body_html` is safe HTML; `data` is inlined as `#page-data`; each of `scripts` is a
+        file under `assets/` (e.g. `"replay.js"`). `section` defaults to the path's first folder
+        when that is a section. Returns the path."""
+        path = self._claim(site_path(path), ".html")
+        for script in scripts:
+            site_path(script)
+        if section is None:
+            head = path.split("/", 1)[0]
+            section = head if "/" in path and head in self.sections else None
+        elif section not in self.sections:
+            raise ValueError(f"page {path}: unknown section {section!r} (call build.section first)")
+        self._pages[path] = _Page(title, body_html, section, tuple(scripts), data)
+        return path
+
+    def json(self, path: str, data: Any) -> str:
+        """Add a JSON file (for download and tests; no page fetches it). Returns the path."""
+        path = self._claim(site_path(path), ".json")
+        self._json[path] = plain_json(data)
+        return path
+
+    def replay(
+        self,
+        path: str,
+        title: str,
+        log_path: str | Path,
+        viewer: str,
+        *,
+        section: str | None = None,
+        intro_html: str = "",
+    ) -> str:
+        """Add a replay page for the game `log_path` records, drawn by `assets/viewers/<viewer>.js`
+        through the player `assets/replay.js`. The log must verify: one that does not is refused
+        with a `SiteError` naming it. Returns the page path (for links)."""
+        try:
+            exported = export_replay(log_path)
+        except UnverifiedLogError as error:
+            raise SiteError(f"cannot replay {log_path}: {error}") from error
+        if viewer != safe_name(viewer):
+            raise ValueError(f"viewer {viewer!r} is not a safe name")
+        replay = exported.to_json()
+        steps = len(replay["frames"]) - 1
+        body = (
+            f"{intro_html}"
+            f'<section class="replay" data-viewer="{esc(viewer)}" aria-label="replay">'
+            '<div class="controls" role="group" aria-label="replay controls">'
+            '<button type="button" id="first" title="first (Home)">&#x23EE;</button>'
+            '<button type="button" id="back" title="step back (&#x2190;)">&#x25C0; step</button>'
+            '<button type="button" id="play" title="play / pause (space)">play</button>'
+            '<button type="button" id="step" title="step (&#x2192;)">step &#x25B6;</button>'
+            '<button type="button" id="last" title="last (End)">&#x23ED;</button>'
+            f'<input type="range" id="seek" min="0" max="{steps}" value="0" step="1" '
+            'aria-label="decision">'
+            '<label class="speed">speed <select id="speed">'
+            '<option value="1">1/s</option><option value="4" selected>4/s</option>'
+            '<option value="16">16/s</option><option value="64">64/s</option></select></label>'
+            f'<output id="position" aria-live="polite">decision 0 / {steps}</output>'
+            "</div>"
+            '<div id="board" class="board"></div>'
+            "</section>"
+            f'<script type="application/json" id="replay-data">{inline_json(replay)}</script>'
+        )
+        return self.page(
+            path, title, body, section=section, scripts=("replay.js", f"viewers/{viewer}.js")
+        )
+
+    def href(self, from_page: str, target: str) -> str:
+        """The relative URL from one site page to another site file."""
+        return relative(from_page, target)
+
+    # -- the command's side -------------------------------------------------------------------
+
+    def check_output(self) -> None:
+        """Refuse an output that is a file, or a non-empty directory that is not an earlier site."""
+        out = self.output
+        if out.exists() and not out.is_dir():
+            raise SiteError(f"{out} exists and is not a directory: choose another --output")
+        if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+            raise SiteError(
+                f"{out} is not empty and holds no earlier site ({MARKER} missing): "
+                "choose a new or empty --output directory"
+            )
+
+    def files(self) -> dict[str, bytes]:
+        """Every file of the site (path -> bytes), in a fixed order, without writing anything."""
+        self._require_section_indexes()
+        files: dict[str, bytes] = {}
+        files["index.html"] = self._render("index.html", self._home())
+        for path in sorted(self._pages):
+            files[path] = self._render(path, self._pages[path])
+        for path in sorted(self._json):
+            text = json.dumps(self._json[path], ensure_ascii=False, indent=2) + "\n"
+            files[path] = text.encode("utf-8")
+        for asset in sorted(p for p in ASSETS.rglob("*") if p.is_file()):
+            relative_path = asset.relative_to(ASSETS).as_posix()
+            if asset.suffix in (".css", ".js", ".svg", ".json"):
+                files[f"assets/{relative_path}"] = asset.read_bytes()
+        for path, page in self._pages.items():
+            for script in page.scripts:
+                if f"assets/{script}" not in files:
+                    raise SiteError(f"page {path} needs assets/{script}, which does not exist")
+        return files
+
+    def finish(self) -> list[str]:
+        """Write the site: the files of an earlier site here are replaced, nothing else is
+        touched. Returns the paths written."""
+        files = self.files()
+        self.check_output()
+        self._remove_previous()
+        for path, content in files.items():
+            target = self.output / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        marker = {"generator": "arcade-eval site", "files": sorted(files)}
+        (self.output / MARKER).write_text(json.dumps(marker, indent=1) + "\n", encoding="utf-8")
+        return list(files)
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _claim(self, path: str, suffix: str) -> str:
+        if not path.endswith(suffix):
+            raise ValueError(f"{path}: expected a {suffix} file")
+        if path == "index.html" or path.startswith("assets/"):
+            raise ValueError(f"{path} is reserved for the site itself")
+        if path in self._pages or path in self._json:
+            raise ValueError(f"{path} is written twice (two benchmarks, or one twice)")
+        return path
+
+    def _require_section_indexes(self) -> None:
+        """A section whose benchmark wrote no index gets one listing its pages."""
+        for key, section in self.sections.items():
+            index = f"{key}/index.html"
+            if index in self._pages:
+                continue
+            pages = sorted(p for p, page in self._pages.items() if page.section == key)
+            items = "".join(
+                f"<li>{link(relative(index, p), self._pages[p].title)}</li>" for p in pages
+            )
+            self._pages[index] = _Page(
+                section.title, f"{section.summary_html}<ul>{items}</ul>", key, (), None
+            )
+
+    def _home(self) -> _Page:
+        cards = "".join(
+            f'<article class="card"><h2>{link(f"{s.key}/index.html", s.title)}</h2>'
+            f"{s.summary_html}</article>"
+            for s in self.sections.values()
+        )
+        if not cards:
+            cards = "<p>No benchmark results were given.</p>"
+        body = (
+            '<p class="lead">Results of the arcade-gym benchmarks: leaderboards, per-policy '
+            "pages and replays of verified games. Every replay was re-simulated from its event "
+            "log when this site was built.</p>"
+            f'<div class="cards">{cards}</div>'
+        )
+        return _Page(SITE_NAME, body, None, (), None)
+
+    def _render(self, path: str, page: _Page) -> bytes:
+        root = "../" * path.count("/")
+        nav = "".join(
+            f'<a href="{esc(root)}{s.key}/index.html"'
+            + (' aria-current="true"' if s.key == page.section else "")
+            + f">{esc(s.title)}</a>"
+            for s in self.sections.values()
+        )
+        crumbs = ""
+        if page.section is not None and path != f"{page.section}/index.html":
+            section = self.sections[page.section]
+            crumbs = (
+                f'<p class="crumbs">'
+                f"{link(relative(path, f'{section.key}/index.html'), section.title)}</p>"
+            )
+        data = ""
+        if page.data is not None:
+            inline = inline_json(page.data)
+            data = f'<script type="application/json" id="page-data">{inline}</script>\n'
+        scripts = "".join(
+            f'<script src="{esc(root)}assets/{esc(s)}"></script>\n' for s in page.scripts
+        )
+        inputs = ", ".join(f"<code>{esc(i)}</code>" for i in self.inputs) or "no inputs"
+        heading = SITE_NAME if path == "index.html" else f"{page.title} \u00b7 {SITE_NAME}"
+        text = (
+            "<!DOCTYPE html>\n"
+            '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{esc(heading)}</title>\n"
+            '<link rel="icon" href="data:,">\n'
+            f'<link rel="stylesheet" href="{esc(root)}assets/site.css">\n'
+            "</head>\n<body>\n"
+            f'<header class="site-header"><a class="brand" href="{esc(root)}index.html">'
+            f"{esc(SITE_NAME)}</a><nav>{nav}</nav></header>\n"
+            f"<main>\n{crumbs}<h1>{esc(page.title)}</h1>\n{page.body_html}\n</main>\n"
+            f'<footer class="site-footer">Built by <code>arcade-eval site</code> (arcade-gym '
+            f"{esc(self.version)}) from {inputs}. Static files: no server, no network "
+            "requests, no tracking.</footer>\n"
+            f"{data}{scripts}</body>\n</html>\n"
+        )
+        return text.encode("utf-8")
+
+    def _remove_previous(self) -> None:
+        marker = self.output / MARKER
+        if not marker.is_file():
+            return
+        try:
+            listed = json.loads(marker.read_text(encoding="utf-8")).get("files", [])
+        except (OSError, ValueError, AttributeError):
+            listed = []
+        root = self.output.resolve()
+        folders: set[Path] = set()
+        for name in listed:
+            target = (self.output / str(name)).resolve()
+            if root in target.parents and target.is_file():
+                target.unlink()
+                folders.update(p for p in target.parents if root in p.parents)
+        for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        marker.unlink()

@@ -1,0 +1,94 @@
+"""`arcade-eval site`: build the static results site from run directories (default: the shipped
+official results under `docs/results/`), one page set per benchmark that claims an input."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from evaluation.core.registry import benchmarks
+from evaluation.site.build import SiteBuild, SiteError
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+RESULTS = REPOSITORY / "docs" / "results"
+ENTRIES = REPOSITORY / "seeds" / "arena" / "entries"
+
+
+def default_inputs() -> list[Path]:
+    """Every folder of the shipped official results (and the arena entries folder), in name
+    order. Raises `SiteError` when the checkout's `docs/results/` is absent (an installed wheel)."""
+    if not RESULTS.is_dir():
+        raise SiteError(
+            f"no shipped results at {RESULTS} (an installed package has none): pass run "
+            "directories, e.g. arcade-eval site --output dist runs/tetris"
+        )
+    inputs = sorted(p for p in RESULTS.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if ENTRIES.is_dir():
+        inputs.append(ENTRIES)
+    return inputs
+
+
+def _shown(path: Path) -> str:
+    """How an input is named in the footer: relative to the repository when inside it."""
+    try:
+        return path.resolve().relative_to(REPOSITORY).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def build_site(output: str | Path, inputs: Sequence[str | Path] | None = None) -> SiteBuild:
+    """Build the site into `output` from `inputs` (None: the shipped results); every input must
+    be claimed by some benchmark's `site` hook. Returns the finished build."""
+    paths = default_inputs() if inputs is None else [Path(p) for p in inputs]
+    for path in paths:
+        if not path.exists():
+            raise SiteError(f"input {path} does not exist")
+    site = SiteBuild(output, inputs=[_shown(p) for p in paths])
+    claimed: set[Path] = set()
+    for benchmark in benchmarks():
+        if benchmark.site is None:
+            continue
+        used = benchmark.site(list(paths), site) or []
+        claimed.update(Path(p).resolve() for p in used)
+    unclaimed = [p for p in paths if p.resolve() not in claimed]
+    if unclaimed:
+        raise SiteError(
+            "no benchmark builds pages from "
+            + ", ".join(str(p) for p in unclaimed)
+            + ": give run directories (with a manifest.json naming their benchmark), a NARCADE "
+            "publication or the arena entries folder"
+        )
+    site.finish()
+    return site
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        site = build_site(args.output, args.inputs or None)
+    except SiteError as error:
+        print(f"arcade-eval site: {error}", file=sys.stderr)
+        return 2
+    index = Path(args.output) / "index.html"
+    pages = sum(1 for p in Path(args.output).rglob("*.html"))
+    print(f"wrote {pages} pages ({len(site.sections)} sections) to {args.output}")
+    print(f"open {index}  (or: python -m http.server -d {args.output}, then http://localhost:8000)")
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add `arcade-eval site` to the command line."""
+    parser = subparsers.add_parser(
+        "site",
+        help="build the static results site (leaderboards, policy pages, replays)",
+        description="Build one static site (HTML, CSS, JS, JSON; opens from disk, no server) from "
+        "run directories, a NARCADE publication or the arena entries folder; with no INPUT, from "
+        "the official results shipped in docs/results/. Every replayed log is verified first.",
+    )
+    parser.add_argument("--output", "-o", required=True, metavar="DIR", help="where to write it")
+    parser.add_argument(
+        "inputs", nargs="*", metavar="INPUT", help="run directories (default: shipped)"
+    )
+    parser.set_defaults(handler=_run)
