@@ -17,4 +17,6 @@ BENCHMARK = Benchmark(
     add_parsers=lazy("evaluation.benchmarks.sudoku.cli:add_parsers"),
     replay=lazy("evaluation.benchmarks.sudoku.replay:replay"),
     rederive=lazy("evaluation.benchmarks.sudoku.replay:rederive"),
+    frame=lazy("evaluation.benchmarks.sudoku.site_frames:frame"),
+    site=lazy("evaluation.benchmarks.sudoku.site:add_pages"),
 )

@@ -1,0 +1,363 @@
+"""The Sudoku pages of the results site (`arcade-eval site`, `evaluation/site/build.py`).
+
+From Sudoku run directories (a `manifest.json` naming the `sudoku` benchmark, or a folder of
+them): a leaderboard (score with its 95% interval, grids solved per tier, cell accuracy by
+technique, Brier and the calibration of reported confidence), a page per policy with each grid's
+grade, and a replay of every grid whose log the run holds (drawn by `viewers/sudoku.js`).
+The figures are the run's `report.json`; a run cut short is scored from the results it holds and
+marked incomplete.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arcade_gym.sudoku.rules import TECHNIQUES, TIER_NAMES
+from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID
+from evaluation.benchmarks.sudoku.report import policy_report
+from evaluation.core.rundir import safe_name
+from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.plots import calibration_plot, interval_plot
+
+SECTION = "sudoku"
+CALIBRATION_BINS = 10
+
+
+@dataclass(frozen=True)
+class SudokuRunPages:
+    """One run directory as the pages need it: its set, its policies' reports, and for each
+    policy slug the spec it was run under (the folder of its logs)."""
+
+    path: Path
+    set_version: str
+    complete: bool
+    reports: list[dict[str, Any]]
+    specs: dict[str, str]
+
+
+def is_run(path: Path) -> bool:
+    """Whether `path` is a Sudoku run directory (its manifest names the benchmark)."""
+    manifest = path / "manifest.json"
+    if not manifest.is_file():
+        return False
+    try:
+        return json.loads(manifest.read_text(encoding="utf-8")).get("benchmark") == BENCHMARK_ID
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def runs_in(path: Path) -> list[Path]:
+    """The Sudoku runs an input holds: itself, or (a folder of runs) every sub-folder when each
+    one is a Sudoku run; [] when the input is not Sudoku's."""
+    if not path.is_dir():
+        return []
+    if is_run(path):
+        return [path]
+    children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if children and all(is_run(p) for p in children):
+        return children
+    return []
+
+
+def load_run(path: Path) -> SudokuRunPages:
+    """A run's reports: `report.json` when the run finished, else rebuilt from its results."""
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    identities: dict[str, dict[str, Any]] = manifest.get("policies") or {}
+    specs = {str(ident.get("slug", spec)): spec for spec, ident in identities.items()}
+    report_file = path / "report.json"
+    if manifest.get("status") == "complete" and report_file.is_file():
+        document = json.loads(report_file.read_text(encoding="utf-8"))
+        return SudokuRunPages(path, str(document["set"]), True, document["policies"], specs)
+    reports = []
+    for spec, identity in identities.items():
+        folder = path / "results" / safe_name(spec)
+        results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+        if results:
+            reports.append(policy_report(identity, results))
+    set_version = str((manifest.get("settings") or {}).get("set", "?"))
+    return SudokuRunPages(path, set_version, False, reports, specs)
+
+
+def calibration_points(grids: Sequence[Mapping[str, Any]]) -> list[tuple[float, float, int]]:
+    """Reported confidences binned in tenths: (mean confidence as a probability, share solved,
+    answers) per non-empty bin; answers without a confidence are left out."""
+    bins: dict[int, list[tuple[float, bool]]] = {}
+    for grid in grids:
+        confidence = grid.get("confidence")
+        if confidence is None:
+            continue
+        p = min(max(float(confidence) / 100, 0.0), 1.0)
+        bins.setdefault(min(int(p * CALIBRATION_BINS), CALIBRATION_BINS - 1), []).append(
+            (p, grid.get("outcome") == "solved")
+        )
+    return [
+        (sum(p for p, _ in items) / len(items), sum(s for _, s in items) / len(items), len(items))
+        for _, items in sorted(bins.items())
+    ]
+
+
+def _tiers_cell(report: Mapping[str, Any]) -> str:
+    return " ".join(
+        f'<span title="tier {esc(t)}: {esc(TIER_NAMES.get(int(t), ""))}">'
+        f"{esc(v['solved'])}/{esc(v['grids'])}</span>"
+        for t, v in report["tiers"].items()
+    )
+
+
+def _percent(right: int, cells: int) -> str:
+    return "\u2014" if not cells else f"{right}/{cells} ({100 * right / cells:.1f}%)"
+
+
+def _techniques(reports: Sequence[Mapping[str, Any]]) -> list[str]:
+    seen = {k for r in reports for k in r["accuracyByTechnique"]}
+    return [name for name, _ in TECHNIQUES if name in seen]
+
+
+def _accuracy_table(rows: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    techniques = _techniques([r for _, r in rows])
+    body = []
+    for name_html, report in rows:
+        by = report["accuracyByTechnique"]
+        body.append(
+            [name_html]
+            + [
+                _percent(by[t]["right"], by[t]["cells"]) if t in by else "\u2014"
+                for t in techniques
+            ]
+        )
+    return table(["policy", *techniques], body, table_id="sudoku-technique-accuracy")
+
+
+class _Pages:
+    """The pages of one site build: names each policy once across runs."""
+
+    def __init__(self, runs: Sequence[SudokuRunPages], build: Any) -> None:
+        self.runs = runs
+        self.build = build
+        slugs = [r["policy"] for run in runs for r in run.reports]
+        self.keys: dict[tuple[Path, str], str] = {}
+        for run in runs:
+            for report in run.reports:
+                slug = report["policy"]
+                unique = slugs.count(slug) == 1
+                self.keys[(run.path, slug)] = safe_name(
+                    slug if unique else f"{slug}-{run.path.name}"
+                )
+
+    def rows(self) -> list[tuple[SudokuRunPages, dict[str, Any], str]]:
+        """(run, report, page key), best score first."""
+        rows = [
+            (run, r, self.keys[(run.path, r["policy"])]) for run in self.runs for r in run.reports
+        ]
+        return sorted(rows, key=lambda row: (-row[1]["score"], row[2]))
+
+    def add(self) -> None:
+        self.build.section(
+            SECTION,
+            "Sudoku",
+            "<p>Seven tiers of unique grids, answered whole with a confidence: score with its "
+            "95% interval, tiers solved, cell accuracy by technique, Brier.</p>",
+        )
+        rows = self.rows()
+        for run, report, key in rows:
+            self.policy_page(run, report, key)
+        self.index(rows)
+
+    def index(self, rows: Sequence[tuple[SudokuRunPages, dict[str, Any], str]]) -> None:
+        page = f"{SECTION}/index.html"
+        body = []
+        leaderboard = []
+        for rank, (run, report, key) in enumerate(rows, 1):
+            low, high = report["ci95"]
+            name = link(f"policies/{key}.html", report["policy"])
+            if not run.complete:
+                name += ' <span class="note">(incomplete run)</span>'
+            body.append(
+                [
+                    rank,
+                    name,
+                    f"{report['score']:.1f}",
+                    f"{low:.1f}\u2013{high:.1f}",
+                    _tiers_cell(report),
+                    _percent(report["cellsRight"], report["blankCells"]),
+                    report["brokeRules"],
+                    "n/a" if report["brier"] is None else f"{report['brier']:.3f}",
+                    report["sureButWrong"],
+                ]
+            )
+            leaderboard.append(
+                {
+                    "rank": rank,
+                    "key": key,
+                    "run": run.path.name,
+                    "set": run.set_version,
+                    "complete": run.complete,
+                    **{k: v for k, v in report.items() if k != "grids"},
+                }
+            )
+        sets = sorted({run.set_version for run in self.runs})
+        calibrations = "".join(
+            f'<figure class="plot-small">{_calibration(report, 320)}</figure>'
+            for _, report, _ in rows
+            if calibration_points(report["grids"])
+        )
+        html = [
+            f"<p>Set {esc(', '.join(sets))}: 6 grids in each of 7 tiers (the hardest technique "
+            "the reference grader needs), each answered once as a whole grid with a confidence "
+            "(one retry for a reply with no readable grid). The score is the mean over tiers of "
+            "the share of grids solved (0 to 100, every tier weighs the same); its 95% interval "
+            "adds up each tier's Agresti-Coull variance. Brier scores the reported confidence "
+            "against solved (lower is better); sure but wrong counts unsolved grids answered "
+            "with confidence 90 or more.</p>",
+            table(
+                [
+                    "#",
+                    "policy",
+                    "score",
+                    "95% interval",
+                    "solved by tier (1..7)",
+                    "cells right",
+                    "broke rules",
+                    "Brier",
+                    "sure but wrong",
+                ],
+                body,
+                table_id="sudoku-leaderboard",
+                numeric=(0, 2, 3, 6, 7, 8),
+            ),
+            f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>",
+            interval_plot(
+                [(report["policy"], *_interval(report)) for _, report, _ in rows],
+                title="Score with its 95% interval",
+                x_label="score (mean solve rate over tiers, %)",
+            ),
+            "<h2>Cell accuracy by technique</h2>",
+            "<p>Blank cells filled with the right digit, grouped by the technique that placed "
+            "the cell on the reference grader's path.</p>",
+            _accuracy_table(
+                [
+                    (link(f"policies/{key}.html", report["policy"]), report)
+                    for _, report, key in rows
+                ]
+            ),
+            "<h2>Calibration of reported confidence</h2>",
+            (
+                "<p>Confidences binned in tenths: the share of grids solved against the mean "
+                "confidence of the bin (dot area: answers).</p>"
+                f'<div class="plots">{calibrations}</div>'
+                if calibrations
+                else "<p>No policy reported a confidence.</p>"
+            ),
+        ]
+        self.build.json(f"{SECTION}/leaderboard.json", {"benchmark": "sudoku", "rows": leaderboard})
+        self.build.page(
+            page, "Sudoku leaderboard", "\n".join(html), section=SECTION, data={"rows": leaderboard}
+        )
+
+    def policy_page(self, run: SudokuRunPages, report: Mapping[str, Any], key: str) -> None:
+        spec = run.specs.get(report["policy"], report["policy"])
+        logs = run.path / "logs" / safe_name(spec)
+        page = f"{SECTION}/policies/{key}.html"
+        rows = []
+        for grid in report["grids"]:
+            log = logs / f"{safe_name(grid['gridId'])}.jsonl"
+            replay = "\u2014"
+            if log.is_file():
+                target = f"{SECTION}/replays/{key}/{safe_name(grid['gridId'])}.html"
+                self.build.replay(
+                    target,
+                    f"Sudoku {grid['gridId']}: {report['policy']}",
+                    log,
+                    "sudoku",
+                    section=SECTION,
+                    intro_html=(
+                        f"<p>{link(self.build.href(target, page), report['policy'])}, grid "
+                        f"{esc(grid['gridId'])} (tier {esc(grid['tier'])}, "
+                        f"{esc(TIER_NAMES.get(int(grid['tier']), ''))}): outcome "
+                        f"{esc(grid['outcome'])}. Cells are coloured by the tier of technique "
+                        "they need; click one for its details.</p>"
+                    ),
+                )
+                replay = link(self.build.href(page, target), "replay")
+            rows.append(
+                [
+                    esc(grid["gridId"]),
+                    grid["tier"],
+                    esc(grid["outcome"]),
+                    _percent(grid["cellsRight"], grid["blanks"]),
+                    grid["confidence"],
+                    grid["brokeRules"],
+                    replay,
+                ]
+            )
+        identity = report.get("identity") or {}
+        usage = report.get("usage") or {}
+        low, high = report["ci95"]
+        facts = definition_list(
+            [
+                ("policy", esc(identity.get("name", report["policy"]))),
+                ("kind", esc(identity.get("kind", "?"))),
+                ("description", esc(identity.get("description", ""))),
+                ("run", esc(run.path.name) + ("" if run.complete else " (incomplete)")),
+                ("score", f"{report['score']:.1f} (95% interval {low:.1f}\u2013{high:.1f})"),
+                ("solved by tier", _tiers_cell(report)),
+                ("cells right", _percent(report["cellsRight"], report["blankCells"])),
+                ("Brier", "n/a" if report["brier"] is None else f"{report['brier']:.3f}"),
+                ("calls", usage.get("calls")),
+                ("cost (USD)", "n/a" if usage.get("costUsd") is None else usage["costUsd"]),
+                ("median s per answer", usage.get("medianSecondsPerAnswer")),
+            ]
+        )
+        html = [
+            facts,
+            "<h2>Grids</h2>",
+            table(
+                ["grid", "tier", "outcome", "cells right", "confidence", "broke rules", "replay"],
+                rows,
+                table_id="sudoku-grids",
+            ),
+            "<h2>Cell accuracy by technique</h2>",
+            _accuracy_table([(esc(report["policy"]), report)]),
+        ]
+        if calibration_points(report["grids"]):
+            html += ["<h2>Calibration</h2>", _calibration(report, 360)]
+        self.build.page(
+            page,
+            f"Sudoku: {report['policy']}",
+            "\n".join(html),
+            section=SECTION,
+            data={k: v for k, v in report.items() if k != "identity"},
+        )
+
+
+def _calibration(report: Mapping[str, Any], width: int) -> str:
+    return calibration_plot(
+        calibration_points(report["grids"]),
+        title=f"{report['policy']}: confidence against solved",
+        x_label="reported confidence",
+        y_label="share solved",
+        width=width,
+    )
+
+
+def _interval(report: Mapping[str, Any]) -> tuple[float, float, float]:
+    low, high = report["ci95"]
+    return float(low), float(report["score"]), float(high)
+
+
+def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
+    """Add the Sudoku section from the inputs that are Sudoku runs; returns those inputs."""
+    used: list[Path] = []
+    runs: list[SudokuRunPages] = []
+    for path in inputs:
+        found = runs_in(Path(path))
+        if found:
+            used.append(Path(path))
+            runs.extend(load_run(p) for p in found)
+    if runs:
+        _Pages(runs, build).add()
+    return used

@@ -1,0 +1,81 @@
+"""Sudoku replay frames for the site's viewer (`evaluation/site/assets/viewers/sudoku.js`).
+
+A grid is answered whole, so a replay has a frame for the givens and one per attempt (one retry
+for an unreadable reply). Each frame carries the 81 cells: the givens, the digits the answer put
+in, whether each is right, and the technique the set's grading placed the cell with
+(`labels` of the set record) together with the tier that cell needs: the hardest technique on
+the reference grader's path (`arcade_gym/sudoku/grader.py`) up to the step that placed it, so a
+naked single found only after an X-Wing counts as needing tier 4.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from arcade_gym.sudoku.grader import grade
+from arcade_gym.sudoku.rules import BEYOND, TIER_NAMES, parse_puzzle
+
+
+@functools.lru_cache(maxsize=64)
+def cell_tiers(puzzle: str) -> tuple[int, ...]:
+    """Per cell, the tier it needs (0 for a given, 7 for a cell no technique of tiers 1..6
+    places): the hardest tier on the grader's path up to the step placing it."""
+    result = grade(parse_puzzle(puzzle))
+    needs = [0] * 81
+    hardest = 0
+    for step in result.steps:
+        hardest = max(hardest, step.tier)
+        for cell, _ in step.placements:
+            needs[cell] = hardest
+    for cell, label in enumerate(result.labels):
+        if label == "beyond":
+            needs[cell] = BEYOND
+    return tuple(needs)
+
+
+def cell_marks(puzzle: str, solution: str, grid: str | None) -> list[str]:
+    """Per cell `given`, `right`, `wrong`, `changed` (a given altered) or `empty`."""
+    marks = []
+    for c in range(81):
+        shown = grid[c] if grid is not None else puzzle[c]
+        if puzzle[c] != "0":
+            marks.append("given" if shown == puzzle[c] else "changed")
+        elif shown == "0":
+            marks.append("empty")
+        else:
+            marks.append("right" if shown == solution[c] else "wrong")
+    return marks
+
+
+def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The grid after `event` (None: the givens before any answer) of a replayed
+    `GridEpisode` (`evaluation/benchmarks/sudoku/episode.py`)."""
+    record = episode.record
+    puzzle, solution = record["puzzle"], record["solution"]
+    answer = event.get("answer") if event is not None else None
+    grid = answer if isinstance(answer, str) and len(answer) == 81 else None
+    shown = grid if grid is not None else puzzle
+    score = episode.score
+    return {
+        "gridId": record["id"],
+        "tier": record["tier"],
+        "tierName": TIER_NAMES[record["tier"]],
+        "givens": puzzle,
+        "grid": shown,
+        "filled": [c for c in range(81) if shown[c] != puzzle[c]],
+        "marks": cell_marks(puzzle, solution, grid),
+        "labels": list(record["labels"]),
+        "needs": list(cell_tiers(puzzle)),
+        "tierNames": {str(t): name for t, name in TIER_NAMES.items()},
+        "attempt": episode.attempts,
+        "status": event.get("status") if event is not None else None,
+        "reason": event.get("reason") if event is not None else None,
+        "confidence": event.get("confidence") if event is not None else None,
+        "cellsRight": score.cells_right if score is not None else 0,
+        "blanks": puzzle.count("0"),
+        "outcome": score.outcome if score is not None else None,
+        "solved": bool(score is not None and score.solved),
+        "endReason": episode.end_reason,
+    }
