@@ -60,6 +60,10 @@ def add_parsers(sub: Any) -> None:
     add_model_options(arena)
     add_executor_options(arena)
     arena.set_defaults(handler=cmd_arena)
+    entry_commands = arena.add_subparsers(
+        dest="arena_command", metavar="{bench,table}", title="entry commands"
+    )
+    add_entry_parsers(entry_commands)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -102,4 +106,94 @@ def cmd_arena(args: argparse.Namespace) -> int:
     text = run_text(outcome.reports)
     files = {"report.json": document, "report.txt": text}
     write_reports(output_dir, files, text, copy=("report.json", args.json))
+    return 0
+
+
+# --- entries: `arena bench` and `arena table` ---------------------------------------------------
+
+
+def add_entry_parsers(sub: Any) -> None:
+    """`arena bench` (grade entries, save their results) and `arena table` (the tier list)."""
+    bench = sub.add_parser(
+        "bench",
+        help="run the official suite on the arena entries and save their results",
+        description=(
+            "Run each entry of --entries (default: the shipped seeds/arena/entries) through the "
+            "official suite, as `arcade-eval arena --policy bf:ENGINE` does, and save its result "
+            "under <entry>/results/ (with the 24 match logs, which `arcade-eval verify` "
+            "accepts). The official result of an entry is its latest run on the default seed."
+        ),
+    )
+    bench.add_argument("--entries", metavar="DIR", help="the entries directory")
+    which = bench.add_mutually_exclusive_group()
+    which.add_argument("--entry", metavar="ID", help="bench only this entry")
+    which.add_argument(
+        "--file", metavar="PATH", help="bench any Brainfuck file (printed, never saved)"
+    )
+    bench.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"suite seed (default {DEFAULT_SEED})"
+    )
+    bench.add_argument("--no-save", action="store_true", help="print the results, write nothing")
+    bench.set_defaults(handler=cmd_bench)
+    table = sub.add_parser(
+        "table",
+        help="print the arena tier list (official results of the entries)",
+        description="Rank the entries of --entries by the score of their official result.",
+    )
+    table.add_argument("--entries", metavar="DIR", help="the entries directory")
+    table.add_argument("--json", action="store_true", help="print the rows as JSON")
+    table.set_defaults(handler=cmd_table)
+
+
+def _entries_dir(args: argparse.Namespace) -> Path:
+    from evaluation.benchmarks.arena.entries import default_entries_dir
+
+    return Path(args.entries) if args.entries else default_entries_dir()
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Bench the entries (or one, or a loose file). Exit 0 when every engine was graded (whatever
+    its grade), 2 for a user error (a bad entry, a missing file)."""
+    from evaluation.benchmarks.arena.entries import EntryError, find_entry, load_entries
+    from evaluation.benchmarks.arena.entry_bench import bench_engine
+
+    try:
+        if args.file:
+            engine = Path(args.file)
+            if not engine.is_file():
+                raise EntryError(f"no Brainfuck file at {args.file!r}")
+            benched = bench_engine(engine, seed=args.seed, save=False)
+            print(benched.report.to_text())
+            return 0
+        directory = _entries_dir(args)
+        entries = [find_entry(directory, args.entry)] if args.entry else load_entries(directory)
+        if not entries:
+            raise EntryError(f"no entries in {directory}")
+        for entry in entries:
+            benched = bench_engine(entry.engine, entry=entry, seed=args.seed, save=not args.no_save)
+            print(f"== {entry.id}")
+            print(benched.report.to_text())
+            if benched.saved is not None:
+                print(
+                    f"saved {benched.saved} (verify with: arcade-eval verify "
+                    f"{benched.saved.with_suffix('')})"
+                )
+            print()
+    except EntryError as error:
+        print(f"arcade-eval arena bench: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    """Print the tier list of an entries directory."""
+    from evaluation.benchmarks.arena.entries import EntryError, load_entries
+    from evaluation.benchmarks.arena.tier_list import tier_rows, tier_text
+
+    try:
+        rows = tier_rows(load_entries(_entries_dir(args)))
+    except EntryError as error:
+        print(f"arcade-eval arena table: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(rows, indent=2) if args.json else tier_text(rows))
     return 0

@@ -1,0 +1,88 @@
+"""The arena's tier list: every entry's official result, ranked by score (`arcade-eval arena
+table`, the site's arena index)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from evaluation.benchmarks.arena.entries import Entry, official_result
+
+COLUMNS = (
+    "Entry",
+    "Grade",
+    "Score",
+    "Forced win in 5",
+    "Fork defense",
+    "Matches W/D/L",
+    "Avg / max instructions per move",
+)
+
+
+def millions(count: float | None) -> str:
+    """An instruction count as the tier list shows it (`8.6 M`, `12.3 k`, `540`)."""
+    if count is None:
+        return "n/a"
+    if count >= 1e6:
+        return f"{count / 1e6:.1f} M"
+    if count >= 1e3:
+        return f"{count / 1e3:.1f} k"
+    return f"{count:.0f}"
+
+
+def tier_rows(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """One row per entry, best score first; entries without an official result last."""
+    rows: list[dict[str, Any]] = []
+    for entry in entries:
+        result = official_result(entry)
+        row: dict[str, Any] = {"entry": entry.id, "name": entry.metadata.name, "benched": False}
+        if result is not None:
+            matches = result["matches"]
+            row.update(
+                benched=True,
+                grade=result["grade"],
+                score=result["score"],
+                forcedWin5=result["forcedWin5"],
+                forkDefense=result["forkDefense"],
+                matches={k: matches[k] for k in ("win", "draw", "loss")},
+                avgInstructions=result["avgInstructions"],
+                maxInstructions=result["maxInstructions"],
+                illegalMoves=result["illegalMoves"],
+                seed=result["seed"],
+                suite=result["suite"],
+                benchedAt=result["benchedAt"],
+                result=result["file"],
+            )
+        rows.append(row)
+    rows.sort(key=lambda r: (not r["benched"], -r.get("score", 0.0), r["entry"]))
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank if row["benched"] else None
+    return rows
+
+
+def row_cells(row: dict[str, Any]) -> list[str]:
+    """A row as the table's column texts."""
+    if not row["benched"]:
+        return [row["name"], "not benched", "", "", "", "", ""]
+    m = row["matches"]
+    return [
+        row["name"],
+        row["grade"],
+        f"{row['score']:.1f}",
+        f"{row['forcedWin5']['passed']}/{row['forcedWin5']['total']}",
+        f"{row['forkDefense']['passed']}/{row['forkDefense']['total']}",
+        f"{m['win']}/{m['draw']}/{m['loss']}",
+        f"{millions(row['avgInstructions'])} / {millions(row['maxInstructions'])}",
+    ]
+
+
+def tier_text(rows: Sequence[dict[str, Any]]) -> str:
+    """The tier list as a plain-text table."""
+    body = [list(COLUMNS)] + [row_cells(r) for r in rows]
+    widths = [max(len(line[i]) for line in body) for i in range(len(COLUMNS))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in body
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -1,0 +1,2 @@
+A broken engine: it prints a word instead of a move
+++++++++[>++++++++<-]>+.+.+.
