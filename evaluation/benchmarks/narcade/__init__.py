@@ -17,4 +17,5 @@ BENCHMARK = Benchmark(
     replay=lazy("evaluation.benchmarks.narcade.replay:replay"),
     rederive=lazy("evaluation.benchmarks.narcade.replay:rederive"),
     frame=lazy("evaluation.benchmarks.narcade.site_frames:frame"),
+    site=lazy("evaluation.benchmarks.narcade.site:add_pages"),
 )

@@ -18,7 +18,7 @@
     ".msw-cell.hidden, .msw-cell.flag { background: #a3a5b0; box-shadow: inset 2px 2px #c8cad3,",
     "  inset -2px -2px #7d7f8a; }",
     ".msw-cell.flag { color: #dc0000; }",
-    ".msw-cell.mine { background: #c9c9c9; color: #111; }",
+    ".msw-cell.mine { background: #a3a5b0; color: #111; }",
     ".msw-cell.exploded { background: #e63c32; color: #111; }",
     ".msw-cell.acted { outline: 3px solid #0072b2; outline-offset: -3px; }",
     ".msw-facts { margin: 0; min-width: 14rem; }",
