@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from evaluation.core.eventlog import LogContents
-from evaluation.core.registry import Benchmark, Replay
+from evaluation.core.registry import Benchmark, Replay, lazy
 
 
 def _add_parsers(sub: Any) -> None:
@@ -31,4 +31,6 @@ BENCHMARK = Benchmark(
     log_ids=("chess-ladder",),
     add_parsers=_add_parsers,
     replay=_replay,
+    frame=lazy("evaluation.benchmarks.chess_ladder.site_frames:frame"),
+    site=lazy("evaluation.benchmarks.chess_ladder.site:add_pages"),
 )

@@ -1,0 +1,440 @@
+"""The chess ladder pages of the results site (`arcade-eval site`, `evaluation/site/build.py`).
+
+From ladder run directories (a `manifest.json` naming `chess-ladder`, or a folder of them): the
+ratings with their 95% intervals (a table and an interval plot with the rungs for scale), W/D/L
+by variant and rung, a page per policy with its games, and a replay of every game whose log the
+run holds, drawn by `viewers/chess.js` with the moves in PGN notation and the run's grades
+(inaccuracy ?!, mistake ?, blunder ??). Each game's PGN (grades as comments) is offered for
+download from its replay page, and all of a policy's PGN texts are written as one JSON file.
+Ratings come from the run's `report.json`, written when the run finished; a run cut short shows
+its games without a rating.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from arcade_gym.seeds import load_json
+from evaluation.benchmarks.chess_ladder.episode import BENCHMARK_ID
+from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
+from evaluation.core.rundir import safe_name
+from evaluation.site.build import inline_json
+from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.plots import interval_plot
+
+SECTION = "chess-ladder"
+Z95 = 1.959963984540054
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+@dataclass
+class LadderGamePage:
+    """One finished game of a run: its key (policy spec, variant, rung, game) and saved result,
+    with its log and PGN files when the run holds them."""
+
+    key: tuple[str, str, str, str]
+    saved: dict[str, Any]
+    log: Path | None
+    pgn: str | None
+
+
+@dataclass
+class LadderRunPages:
+    """One run directory: its report's rows (empty for a run cut short), the slug of each
+    policy spec, and its games."""
+
+    path: Path
+    complete: bool
+    scale: str
+    models: list[dict[str, Any]]
+    slugs: dict[str, str]
+    games: list[LadderGamePage] = field(default_factory=list)
+
+
+def is_run(path: Path) -> bool:
+    """Whether `path` is a chess ladder run directory (its manifest names the benchmark)."""
+    manifest = path / "manifest.json"
+    if not manifest.is_file():
+        return False
+    try:
+        return json.loads(manifest.read_text(encoding="utf-8")).get("benchmark") == BENCHMARK_ID
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def runs_in(path: Path) -> list[Path]:
+    """The ladder runs an input holds: itself, or every sub-folder when each is a ladder run."""
+    if not path.is_dir():
+        return []
+    if is_run(path):
+        return [path]
+    children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if children and all(is_run(p) for p in children):
+        return children
+    return []
+
+
+def load_run(path: Path) -> LadderRunPages:
+    """A run's report rows and its finished games (their results, logs and PGN files)."""
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    identities: dict[str, dict[str, Any]] = manifest.get("policies") or {}
+    slugs = {spec: str(ident.get("slug", spec)) for spec, ident in identities.items()}
+    report_file = path / "report.json"
+    complete = manifest.get("status") == "complete" and report_file.is_file()
+    report = json.loads(report_file.read_text(encoding="utf-8")) if complete else {}
+    run = LadderRunPages(
+        path, complete, str(report.get("scale", "")), list(report.get("models", [])), slugs
+    )
+    for spec in identities:
+        folder = path / "results" / safe_name(spec)
+        for result in sorted(folder.glob("*/*/*.json")):
+            variant, rung, game = result.parent.parent.name, result.parent.name, result.stem
+            saved = json.loads(result.read_text(encoding="utf-8"))
+            parts = (safe_name(spec), variant, rung)
+            log = path.joinpath("logs", *parts, f"{game}.jsonl")
+            pgn = path.joinpath("pgn", *parts, f"{game}.pgn")
+            run.games.append(
+                LadderGamePage(
+                    (spec, variant, rung, game),
+                    saved,
+                    log if log.is_file() else None,
+                    pgn.read_text(encoding="utf-8") if pgn.is_file() else None,
+                )
+            )
+    return run
+
+
+def rung_rows() -> list[tuple[str, float, float, float]]:
+    """The ladder's rungs as interval rows: a weak rung's fitted rating +- 1.96 standard errors,
+    a Stockfish rung's pinned rating as a point."""
+    rows = []
+    for rung in load_json(LADDER_FILE)["rungs"]:
+        rating = float(rung["rating"])
+        half = Z95 * float(rung.get("stdErr", 0.0))
+        rows.append((f"rung {rung['name']}", rating - half, rating, rating + half))
+    return sorted(rows, key=lambda r: r[2])
+
+
+def rung_order() -> list[str]:
+    """Rung names from the weakest up."""
+    rungs = load_json(LADDER_FILE)["rungs"]
+    return [r["name"] for r in sorted(rungs, key=lambda r: float(r["rating"]))]
+
+
+def wdl(cells: Sequence[int] | None) -> str:
+    """`W/D/L` text for a record cell (a dash when no game was played)."""
+    return "\u2014" if not cells else "/".join(str(int(v)) for v in cells)
+
+
+def _totals(record: Mapping[str, Mapping[str, Sequence[int]]]) -> str:
+    sums = [sum(int(cells[i]) for by in record.values() for cells in by.values()) for i in range(3)]
+    return "/".join(str(v) for v in sums)
+
+
+def _num(value: Any, fmt: str) -> str:
+    return "n/a" if value is None else fmt.format(value)
+
+
+def _game_accuracy(saved: Mapping[str, Any]) -> str:
+    accuracies = [g["accuracy"] for g in saved.get("grades", []) if g.get("accuracy") is not None]
+    return "n/a" if not accuracies else f"{sum(accuracies) / len(accuracies):.1f}"
+
+
+def _judgement_counts(saved: Mapping[str, Any]) -> str:
+    grades = saved.get("grades", [])
+    return " / ".join(
+        str(sum(g.get("judgement") == kind for g in grades))
+        for kind in ("inaccuracy", "mistake", "blunder")
+    )
+
+
+class _Pages:
+    """The pages of one site build; names each policy once across runs."""
+
+    def __init__(self, runs: Sequence[LadderRunPages], build: Any) -> None:
+        self.runs = runs
+        self.build = build
+        slugs = [slug for run in runs for slug in run.slugs.values()]
+        self.keys: dict[tuple[Path, str], str] = {}
+        for run in runs:
+            for slug in run.slugs.values():
+                name = slug if slugs.count(slug) == 1 else f"{slug}-{run.path.name}"
+                self.keys[(run.path, slug)] = safe_name(name)
+        self.rungs = rung_order()
+
+    def add(self) -> None:
+        self.build.section(
+            SECTION,
+            "Chess ladder",
+            "<p>Policies against fixed-rating rungs (weak built-ins, Stockfish at limited "
+            "strength): ratings with 95% intervals, W/D/L by rung, graded games with a PGN "
+            "viewer.</p>",
+        )
+        for run in self.runs:
+            for spec, slug in run.slugs.items():
+                self.policy_page(run, spec, slug)
+        self.index()
+
+    def _model_rows(self) -> list[tuple[LadderRunPages, dict[str, Any], str]]:
+        rows = [
+            (run, model, self.keys[(run.path, str(model["model"]))])
+            for run in self.runs
+            for model in run.models
+            if (run.path, str(model["model"])) in self.keys
+        ]
+        return sorted(
+            rows,
+            key=lambda r: (
+                -(r[1]["rating"]["rating"] if r[1]["rating"]["rating"] is not None else -1e9),
+                r[2],
+            ),
+        )
+
+    def _record_table(self, rows: Sequence[tuple[str | None, Mapping[str, Any]]]) -> str:
+        """W/D/L per (policy, variant) against each rung any of them played; without a policy
+        column when the names are None (one policy's page)."""
+        played = {rung for _, record in rows for by in record.values() for rung in by}
+        rungs = [r for r in self.rungs if r in played]
+        named = any(name is not None for name, _ in rows)
+        body = []
+        for name_html, record in rows:
+            for variant, by_rung in record.items():
+                cells = [esc(variant)] + [wdl(by_rung.get(r)) for r in rungs]
+                body.append([name_html or "", *cells] if named else cells)
+        return table(
+            (["policy"] if named else []) + ["variant", *rungs],
+            body,
+            table_id="chess-wdl",
+            caption="wins / draws / losses against each rung played",
+        )
+
+    def index(self) -> None:
+        page = f"{SECTION}/index.html"
+        rows = self._model_rows()
+        body = []
+        leaderboard = []
+        for rank, (run, model, key) in enumerate(rows, 1):
+            fit = model["rating"]
+            grading = model["grading"]
+            interval = (
+                f"{fit['low95']:.0f} to {fit['high95']:.0f}"
+                if fit.get("low95") is not None and fit.get("high95") is not None
+                else "n/a"
+            )
+            judgements = (
+                "n/a"
+                if not grading.get("moves")
+                else " / ".join(
+                    f"{grading[k]:.1f}"
+                    for k in ("inaccuraciesPer100", "mistakesPer100", "blundersPer100")
+                )
+            )
+            body.append(
+                [
+                    rank,
+                    link(f"policies/{key}.html", model["model"]),
+                    _num(fit["rating"], "{:.0f}"),
+                    interval,
+                    model["games"],
+                    _totals(model["record"]),
+                    _num(model["illegalRate"], "{:.1%}"),
+                    _num(grading.get("accuracy"), "{:.1f}"),
+                    judgements,
+                    model["adjudicated"],
+                    _num(model.get("cost"), "${:.2f}"),
+                    _num(model.get("medianAnswerMs"), "{:.0f} ms"),
+                ]
+            )
+            leaderboard.append({"rank": rank, "key": key, "run": run.path.name, **model})
+        plot_rows = [
+            (
+                str(model["model"]),
+                float(model["rating"]["low95"]),
+                float(model["rating"]["rating"]),
+                float(model["rating"]["high95"]),
+            )
+            for _, model, _ in rows
+            if model["rating"]["rating"] is not None
+            and model["rating"].get("low95") is not None
+            and model["rating"].get("high95") is not None
+        ]
+        scales = sorted({run.scale for run in self.runs if run.scale})
+        incomplete = [run.path.name for run in self.runs if not run.complete]
+        html = [
+            "<p>Each policy climbs the ladder from the weakest rung, playing standard chess and "
+            "Chess960; its rating is the one-player fit against the rungs' fixed ratings with a "
+            "95% profile-likelihood interval. "
+            + esc(" ".join(f"Scale: {s}." for s in scales))
+            + "</p>",
+            table(
+                [
+                    "#",
+                    "policy",
+                    "rating",
+                    "95% interval",
+                    "games",
+                    "W/D/L",
+                    "illegal",
+                    "accuracy",
+                    "inacc. / mist. / blund. per 100 moves",
+                    "adjudicated",
+                    "cost",
+                    "time per answer",
+                ],
+                body,
+                table_id="chess-ratings",
+                numeric=(0, 2, 4, 7, 9),
+            ),
+            f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>",
+            interval_plot(
+                plot_rows + rung_rows(),
+                title="Ratings with 95% intervals (rungs for scale)",
+                x_label="rating (ladder scale)",
+            ),
+            "<h2>W/D/L by rung</h2>",
+            self._record_table(
+                [(link(f"policies/{key}.html", m["model"]), m["record"]) for _, m, key in rows]
+            ),
+        ]
+        if incomplete:
+            html.append(
+                "<p>Runs cut short (games shown on the policy pages, no rating): "
+                + esc(", ".join(incomplete))
+                + ".</p>"
+            )
+        self.build.json(
+            f"{SECTION}/leaderboard.json", {"benchmark": BENCHMARK_ID, "rows": leaderboard}
+        )
+        self.build.page(
+            page, "Chess ladder", "\n".join(html), section=SECTION, data={"rows": leaderboard}
+        )
+
+    def policy_page(self, run: LadderRunPages, spec: str, slug: str) -> None:
+        key = self.keys[(run.path, slug)]
+        page = f"{SECTION}/policies/{key}.html"
+        games = [g for g in run.games if g.key[0] == spec]
+        rows = []
+        pgns = {}
+        for game in games:
+            _, variant, rung, name = game.key
+            saved = game.saved
+            replay = "\u2014"
+            if game.log is not None:
+                target = f"{SECTION}/replays/{key}/{variant}/{rung}/{safe_name(name)}.html"
+                self.replay_page(target, page, slug, game)
+                replay = link(self.build.href(page, target), "replay")
+            if game.pgn is not None:
+                pgns["/".join(game.key[1:])] = game.pgn
+            rows.append(
+                [
+                    esc(variant),
+                    esc(rung),
+                    esc(saved.get("modelColour", "?")),
+                    esc(saved.get("result", "?")),
+                    esc(f"{float(saved.get('score', 0)):g}"),
+                    esc(saved.get("endReason", "")),
+                    saved.get("plies"),
+                    saved.get("rejected"),
+                    _game_accuracy(saved),
+                    _judgement_counts(saved),
+                    replay,
+                ]
+            )
+        model = next((m for m in run.models if m["model"] == slug), None)
+        facts: list[tuple[str, object]] = [
+            ("policy", esc(slug)),
+            ("run", esc(run.path.name) + ("" if run.complete else " (cut short)")),
+        ]
+        html = []
+        if model is not None:
+            fit = model["rating"]
+            facts += [
+                ("rating", _num(fit["rating"], "{:.0f}")),
+                (
+                    "95% interval",
+                    "n/a"
+                    if fit.get("low95") is None
+                    else f"{fit['low95']:.0f} to {fit['high95']:.0f}",
+                ),
+                ("games", model["games"]),
+                ("W/D/L", _totals(model["record"])),
+                ("accuracy", _num(model["grading"].get("accuracy"), "{:.1f}")),
+            ]
+            if fit.get("note"):
+                facts.append(("note", esc(fit["note"])))
+            html += ["<h2>W/D/L by rung</h2>", self._record_table([(None, model["record"])])]
+        if pgns:
+            pgn_file = f"{SECTION}/pgn/{key}.json"
+            self.build.json(pgn_file, {"policy": slug, "games": pgns})
+            facts.append(("PGN", link(self.build.href(page, pgn_file), f"{key}.json")))
+        html = [
+            definition_list(facts),
+            *html,
+            "<h2>Games</h2>",
+            table(
+                [
+                    "variant",
+                    "rung",
+                    "colour",
+                    "result",
+                    "score",
+                    "end",
+                    "plies",
+                    "rejected",
+                    "accuracy",
+                    "inacc. / mist. / blund.",
+                    "replay",
+                ],
+                rows,
+                table_id="chess-games",
+            ),
+        ]
+        self.build.page(page, f"Chess ladder: {slug}", "\n".join(html), section=SECTION)
+
+    def replay_page(self, target: str, page: str, slug: str, game: LadderGamePage) -> None:
+        _, variant, rung, name = game.key
+        saved = game.saved
+        intro = [
+            f"<p>{link(self.build.href(target, page), slug)} as {esc(saved.get('modelColour'))} "
+            f"against {esc(rung)} ({esc(variant)}): {esc(saved.get('result'))}, "
+            f"{esc(saved.get('endReason'))}. Judgements: ?! inaccuracy, ? mistake, ?? blunder "
+            "(winning chances lost: 5, 10, 15 points); click a move to go there.</p>"
+        ]
+        if game.pgn is not None:
+            href = "data:application/x-chess-pgn;charset=utf-8," + quote(game.pgn, safe="")
+            filename = safe_name(f"{slug}-{variant}-{rung}-{name}") + ".pgn"
+            intro.append(
+                f'<p><a href="{esc(href)}" download="{esc(filename)}">Download the PGN</a> '
+                "(grades as comments).</p>"
+            )
+        grades = {"grades": saved.get("grades", []), "source": "run results"}
+        intro.append(
+            f'<script type="application/json" id="chess-grades">{inline_json(grades)}</script>'
+        )
+        self.build.replay(
+            target,
+            f"{slug} vs {rung}, {variant} {name}",
+            game.log,
+            "chess",
+            section=SECTION,
+            intro_html="".join(intro),
+        )
+
+
+def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
+    """Add the chess ladder section from the inputs that are ladder runs; returns those."""
+    used: list[Path] = []
+    runs: list[LadderRunPages] = []
+    for path in inputs:
+        found = runs_in(Path(path))
+        if found:
+            used.append(Path(path))
+            runs.extend(load_run(p) for p in found)
+    if runs:
+        _Pages(runs, build).add()
+    return used
