@@ -11,6 +11,7 @@ from pathlib import Path
 import arcade_gym
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
 from evaluation.core.registry import add_all_parsers
+from evaluation.play.command import add_parser as add_play_parser
 from evaluation.site.cli import add_parser as add_site_parser
 from evaluation.throughput.registry import BENCH_GAMES
 
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("--models-file", metavar="PATH", help="registry file (default: built-in)")
     models.set_defaults(handler=_cmd_models)
     add_site_parser(sub)
+    add_play_parser(sub)
     return parser
 
 

@@ -1,0 +1,90 @@
+"""A person at the keyboard as a policy: each question is drawn, keys are read until they make an
+answer, and the answer goes back to the benchmark's episode loop like any policy's.
+
+`q` quits: the policy interrupts the main thread (where the loop waits for the answer) exactly as
+Ctrl-C would, so the loop ends the log with its `interrupted` result line, which `verify` reports
+as a game cut short. `?` shows the game's keys.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from evaluation.play.screen import Screen, View
+from policies.base import DecisionContext
+
+QUIT = "q"
+HELP = "?"
+
+
+class Keys(Protocol):
+    """One game's keyboard: how a question is drawn and how keys become its answer."""
+
+    title: str
+    help: Sequence[str]
+
+    def view(self, question: Any) -> View:
+        """The frame of a question (board, score, cursor)."""
+
+    def press(self, question: Any, key: str) -> Any:
+        """The answer `key` gives to `question`, or None (the cursor moved, or nothing)."""
+
+    def typing(self) -> bool:
+        """Whether keys are being typed into a text (then `q` is a letter, not quit)."""
+
+
+def interrupt_main() -> None:
+    """Raise KeyboardInterrupt in the main thread, as Ctrl-C does (a real signal, so a wait
+    there is woken)."""
+    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+
+class Human:
+    """The person playing (identity: name `human`, kind `human`)."""
+
+    slug = "human"
+    name = "human"
+    description = "a person at the keyboard (arcade-eval play)"
+    kind = "human"
+    adapter_version = "1"
+
+    def __init__(self, keys: Keys, screen: Screen, footer: Sequence[str] = ()) -> None:
+        self.keys = keys
+        self.screen = screen
+        self.footer = list(footer)
+        self.message = ""
+
+    def frame(self, question: Any, show_help: bool) -> View:
+        """The game's view with the status lines below it."""
+        view = self.keys.view(question)
+        lines = [*view.lines, "", self.message, *self.footer, "? keys   q quit"]
+        if show_help:
+            lines += ["", *self.keys.help, "?  hide the keys", "q  quit (the game is not counted)"]
+        return View(lines, view.mark)
+
+    def act(self, question: Any, ctx: DecisionContext) -> Any:
+        show_help = False
+        while not ctx.cancelled.is_set():
+            self.screen.show(self.frame(question, show_help))
+            key = self.screen.key(ctx.cancelled)
+            if key is None:
+                break
+            if key == QUIT and not self.keys.typing():
+                interrupt_main()
+                ctx.cancelled.wait()
+                break
+            if key == HELP and not self.keys.typing():
+                show_help = not show_help
+                continue
+            self.message = ""
+            try:
+                answer = self.keys.press(question, key)
+            except ValueError as why:  # a key that cannot apply here: say so, keep waiting
+                self.message = str(why)
+                continue
+            if answer is not None:
+                return answer
+        return None

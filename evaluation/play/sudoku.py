@@ -1,0 +1,74 @@
+"""The Sudoku benchmark's question at the keyboard: the whole grid is one answer.
+
+Arrows move a cursor, a digit writes it into an empty cell of the puzzle (givens cannot change),
+0, `.`, Backspace or space clear it, Enter hands the grid in (the benchmark grades it cell by
+cell, filled or not). The answer is `{"grid": nine rows, "confidence": None}`: a person states no
+confidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from arcade_gym.sudoku.contract import SudokuQuestion
+from arcade_gym.sudoku.render import render_ansi
+from evaluation.play.cursor import Cursor
+from evaluation.play.screen import View
+
+HELP = (
+    "arrows      move the cursor         1-9  write a digit",
+    "0 . space   clear the cell          enter  hand the grid in (one answer)",
+)
+CLEAR = ("0", ".", "space", "backspace")
+
+
+class SudokuKeys:
+    """The cursor and the digits written so far (reset for another grid)."""
+
+    title = "Sudoku"
+    help: Sequence[str] = HELP
+
+    def __init__(self) -> None:
+        self.cursor = Cursor()
+        self.grid_id: str | None = None
+        self.digits: list[list[str]] = []
+
+    def typing(self) -> bool:
+        return False
+
+    def grid(self, question: SudokuQuestion) -> list[list[str]]:
+        """The grid as filled in so far (starting from the puzzle)."""
+        if self.grid_id != question.grid_id:
+            self.grid_id = question.grid_id
+            self.digits = [list(row) for row in question.rows]
+        return self.digits
+
+    def press(self, question: SudokuQuestion, key: str) -> dict[str, Any] | None:
+        grid = self.grid(question)
+        if self.cursor.move(key, 9, 9):
+            return None
+        if key == "enter":
+            return {"grid": ["".join(row) for row in grid], "confidence": None}
+        row, col = self.cursor.at(9, 9)
+        digit = key if key in "123456789" and len(key) == 1 else "." if key in CLEAR else None
+        if digit is None:
+            return None
+        if question.rows[row][col] != ".":
+            raise ValueError(f"row {row + 1} col {col + 1} is a given")
+        grid[row][col] = digit
+        return None
+
+    def view(self, question: SudokuQuestion) -> View:
+        grid = self.grid(question)
+        board = np.array([[int(ch) if ch != "." else 0 for ch in row] for row in grid])
+        puzzle = np.array([[int(ch) if ch != "." else 0 for ch in row] for row in question.rows])
+        lines = render_ansi(board, puzzle).splitlines()
+        row, col = self.cursor.at(9, 9)
+        status = f"grid {question.grid_id}   cursor row {row + 1} col {col + 1}"
+        return View(
+            [f"{self.title}  (set {question.set_version})", *lines, status],
+            (1 + row + row // 3, (col // 3) * 8 + (col % 3) * 2),
+        )
