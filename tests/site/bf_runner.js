@@ -3,7 +3,8 @@
  * Runs the site's JavaScript Brainfuck interpreter and tic-tac-toe referee on a batch of cases,
  * for the differential tests in tests/site/test_brainfuck_js.py (one node process per batch).
  *
- * stdin: JSON {"cases": [case, ...]}; stdout: JSON [result, ...] in the same order. Cases:
+ * stdin: JSON {"cases": [case, ...]}; stdout: JSON [result, ...] in the same order. With --lines,
+ * a long-lived process instead: one case per stdin line, one result per stdout line. Cases:
  *   {"kind": "bf", "source": str, "input": str (one character per byte), "limits": {...}?}
  *       -> {output, instructions, error, errorKind}
  *   {"kind": "reply", "question": {size, k, toMove, rows}, "reply": {output, error, instructions} | str}
@@ -42,5 +43,12 @@ function runCase(item) {
   throw new Error("unknown case kind: " + item.kind);
 }
 
-const request = JSON.parse(fs.readFileSync(0, "latin1"));
-process.stdout.write(JSON.stringify(request.cases.map(runCase)));
+if (process.argv.includes("--lines")) {
+  const lines = require("readline").createInterface({ input: process.stdin });
+  lines.on("line", (line) => {
+    if (line.trim()) process.stdout.write(JSON.stringify(runCase(JSON.parse(line))) + "\n");
+  });
+} else {
+  const request = JSON.parse(fs.readFileSync(0, "latin1"));
+  process.stdout.write(JSON.stringify(request.cases.map(runCase)));
+}

@@ -1,0 +1,319 @@
+/*
+ * Play an arena entry in the browser: the visitor picks a board size and who moves first, clicks
+ * squares, and the entry answers by running its Brainfuck program (brainfuck.js) on the position
+ * text the arena gives an engine (tictactoe-rules.js), under the arena's limits. The page shows
+ * each entry move, its instruction count, and an illegal or unreadable reply as the arena treats
+ * it in a match: the entry forfeits and the visitor wins.
+ *
+ * Needs brainfuck.js and tictactoe-rules.js loaded first (plain scripts, no modules).
+ *
+ * ArcadePlay.mount(element, {source, name, sizes: [3, 5, 10]}) builds the player inside
+ * `element` and returns its controller ({newGame(size, visitorMark), state()}). `source` is the
+ * engine file's text as Python reads it (its bytes decoded as latin-1). Or, with no script of
+ * your own, mark the element `data-arcade-play` (optionally `data-arcade-play="KEY"`): on load
+ * it is mounted with the options found in the page's inline `page-data` JSON under KEY (default
+ * "play"; the data itself when it has a `source`).
+ *
+ * For tests and curious visitors, the game is exposed as it happens: `element.arcadeMoves` (one
+ * record per move: ply, mark, by "visitor" | "entry", move [row, col] | null, and for entry moves
+ * input, output, instructions, error, illegal, elapsedMs), `element.arcadeResult`, the JSON of
+ * both in the hidden `<pre class="play-log">`, and `element.dataset.playState` ("your-turn",
+ * "thinking", "over").
+ */
+(function (root) {
+  "use strict";
+
+  var STYLE_ID = "arcade-play-style";
+  var STYLE = [
+    ".arcade-play { margin: 1rem 0; }",
+    ".arcade-play .play-controls { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-bottom: .5rem; }",
+    ".arcade-play .play-board { display: inline-grid; gap: 2px; background: #555; border: 2px solid #555; margin: .5rem 0; }",
+    ".arcade-play .play-cell { width: var(--cell); height: var(--cell); border: 0; padding: 0; margin: 0;",
+    "  background: #fff; color: #111; font: bold calc(var(--cell) * .6) / 1 system-ui, sans-serif; cursor: pointer; }",
+    ".arcade-play .play-cell:disabled { cursor: default; }",
+    ".arcade-play .play-cell.mark-X { color: #1f5fbf; }",
+    ".arcade-play .play-cell.mark-O { color: #c0392b; }",
+    ".arcade-play .play-cell.last { background: #fff3b0; }",
+    ".arcade-play .play-status { font-weight: 600; min-height: 1.5em; }",
+    ".arcade-play .play-moves { border-collapse: collapse; font-variant-numeric: tabular-nums; }",
+    ".arcade-play .play-moves th, .arcade-play .play-moves td { padding: .15rem .6rem; border-bottom: 1px solid #ddd; text-align: left; }",
+    ".arcade-play .play-moves td.num { text-align: right; }",
+    ".arcade-play .illegal { color: #b00020; }",
+  ].join("\n");
+  var CELL_PX = { 3: 64, 5: 48, 10: 34 };
+
+  function addStyle(doc) {
+    if (doc.getElementById(STYLE_ID)) return;
+    var style = doc.createElement("style");
+    style.id = STYLE_ID;
+    style.textContent = STYLE;
+    doc.head.appendChild(style);
+  }
+
+  function make(doc, tag, className, text) {
+    var el = doc.createElement(tag);
+    if (className) el.className = className;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
+  /** Build the player in `element`; returns its controller. */
+  function mount(element, options) {
+    var BF = root.ArcadeBrainfuck, TTT = root.ArcadeTicTacToe;
+    if (!BF || !TTT) throw new Error("arena-play.js needs brainfuck.js and tictactoe-rules.js loaded first");
+    var doc = element.ownerDocument;
+    var name = options.name || "the entry";
+    var sizes = (options.sizes || TTT.SIZES).filter(function (s) { return TTT.K_FOR_SIZE[s] !== undefined; });
+    var program = BF.compile(String(options.source || ""));
+    var limits = options.limits;
+
+    addStyle(doc);
+    element.textContent = "";
+    element.classList.add("arcade-play");
+
+    var controls = make(doc, "div", "play-controls");
+    var sizeLabel = make(doc, "label", "", "Board ");
+    var sizeSelect = make(doc, "select", "play-size");
+    sizes.forEach(function (s) {
+      var option = make(doc, "option", "", s + "\u00d7" + s + " (" + TTT.K_FOR_SIZE[s] + " in a row)");
+      option.value = String(s);
+      sizeSelect.appendChild(option);
+    });
+    sizeLabel.appendChild(sizeSelect);
+    var firstLabel = make(doc, "label", "", "You play ");
+    var firstSelect = make(doc, "select", "play-first");
+    [["X", "X (you move first)"], ["O", "O (" + name + " moves first)"]].forEach(function (pair) {
+      var option = make(doc, "option", "", pair[1]);
+      option.value = pair[0];
+      firstSelect.appendChild(option);
+    });
+    firstLabel.appendChild(firstSelect);
+    var newButton = make(doc, "button", "play-new", "New game");
+    newButton.type = "button";
+    controls.appendChild(sizeLabel);
+    controls.appendChild(firstLabel);
+    controls.appendChild(newButton);
+
+    var status = make(doc, "p", "play-status");
+    status.setAttribute("aria-live", "polite");
+    var board = make(doc, "div", "play-board");
+    board.setAttribute("role", "grid");
+    var table = make(doc, "table", "play-moves");
+    var head = make(doc, "tr");
+    ["Ply", "Mark", "Player", "Move", "Instructions", "Note"].forEach(function (h) {
+      head.appendChild(make(doc, "th", "", h));
+    });
+    var thead = make(doc, "thead");
+    thead.appendChild(head);
+    var tbody = make(doc, "tbody");
+    table.appendChild(thead);
+    table.appendChild(tbody);
+    var log = make(doc, "pre", "play-log");
+    log.hidden = true;
+
+    [controls, status, board, table, log].forEach(function (el) { element.appendChild(el); });
+    if (program.error !== null) {
+      element.insertBefore(make(doc, "p", "illegal", name + " does not load: " + program.error +
+        " (every move it is asked for is an illegal move)"), status);
+    }
+
+    var game = null, visitorMark = "X", moves = [], result = null, cells = [], generation = 0;
+
+    function setState(state, text) {
+      element.dataset.playState = state;
+      status.textContent = text;
+    }
+
+    function publish() {
+      element.arcadeMoves = moves;
+      element.arcadeResult = result;
+      log.textContent = JSON.stringify({
+        size: game.size,
+        visitorMark: visitorMark,
+        moves: moves,
+        result: result,
+      });
+    }
+
+    function drawBoard(lastCell) {
+      for (var c = 0; c < cells.length; c++) {
+        var mark = TTT.MARKS[game.board[c]];
+        var cell = cells[c];
+        cell.textContent = mark === "." ? "" : mark;
+        cell.className = "play-cell" + (mark === "." ? "" : " mark-" + mark) + (c === lastCell ? " last" : "");
+        cell.disabled = game.over || result !== null || mark !== ".";
+        var r = Math.floor(c / game.size);
+        cell.setAttribute("aria-label", "row " + r + " column " + (c % game.size) +
+          (mark === "." ? ", empty" : ", " + mark));
+      }
+    }
+
+    function addRow(record) {
+      var tr = make(doc, "tr");
+      if (record.illegal) tr.className = "illegal";
+      var who = record.by === "entry" ? name : "you";
+      var where = record.move ? record.move[0] + " " + record.move[1] : "\u2014";
+      var counted = record.instructions === undefined || record.instructions === null
+        ? "" : thousands(record.instructions);
+      var note = record.illegal ? "illegal move: " + record.illegal : "";
+      [record.ply, record.mark, who, where, counted, note].forEach(function (value, i) {
+        tr.appendChild(make(doc, "td", i === 0 || i === 4 ? "num" : "", String(value)));
+      });
+      tbody.appendChild(tr);
+    }
+
+    function record(entry) {
+      moves.push(entry);
+      addRow(entry);
+      publish();
+    }
+
+    function finish(outcome, how) {
+      var winner = outcome === "draw" ? null : outcome;
+      result = {
+        winner: winner,
+        how: how,
+        visitor: winner === null ? "draw" : winner === visitorMark ? "win" : "loss",
+      };
+      publish();
+      var text;
+      if (how === "forfeit") text = name + " forfeits with an illegal move: you win.";
+      else if (winner === null) text = "Draw: the board is full.";
+      else text = winner === visitorMark ? "You win (" + winner + " completes a line)."
+        : name + " wins (" + winner + " completes a line).";
+      setState("over", text);
+      drawBoard(game.moves.length ? game.moves[game.moves.length - 1] : -1);
+    }
+
+    function afterMove(outcome) {
+      if (outcome === "win") finish(TTT.MARKS[3 - game.toMove], "line");
+      else if (outcome === "draw") finish("draw", "full board");
+      else if (TTT.MARKS[game.toMove] === visitorMark) {
+        setState("your-turn", "Your move (" + visitorMark + ").");
+        drawBoard(game.moves[game.moves.length - 1]);
+      } else engineTurn();
+    }
+
+    function engineTurn() {
+      var mine = generation;
+      setState("thinking", name + " is thinking\u2026");
+      drawBoard(game.moves.length ? game.moves[game.moves.length - 1] : -1);
+      // Let the page paint "thinking" before the (synchronous) run.
+      root.setTimeout(function () {
+        if (mine !== generation) return;
+        engineMove();
+      }, 20);
+    }
+
+    function engineMove() {
+      var question = game.question();
+      var input = TTT.questionText(question);
+      var started = Date.now();
+      var run = BF.run(program, input, limits);
+      var elapsed = Date.now() - started;
+      var check = TTT.checkReply(question, run);
+      var entry = {
+        ply: game.placed + 1,
+        mark: question.toMove,
+        by: "entry",
+        move: check.legal ? check.move : null,
+        input: input,
+        output: run.output,
+        instructions: run.instructions,
+        error: run.error,
+        errorKind: run.errorKind,
+        illegal: check.reason,
+        elapsedMs: elapsed,
+      };
+      record(entry);
+      if (!check.legal) {
+        finish(visitorMark, "forfeit");
+        return;
+      }
+      afterMove(game.play(check.move[0] * game.size + check.move[1]));
+    }
+
+    function visitorMove(cell) {
+      if (element.dataset.playState !== "your-turn" || !game.isLegal(cell)) return;
+      var n = game.size;
+      record({ ply: game.placed + 1, mark: visitorMark, by: "visitor", move: [Math.floor(cell / n), cell % n] });
+      afterMove(game.play(cell));
+    }
+
+    function newGame(size, mark) {
+      generation++;
+      var n = Number(size === undefined ? sizeSelect.value : size);
+      visitorMark = mark === undefined ? firstSelect.value : mark;
+      sizeSelect.value = String(n);
+      firstSelect.value = visitorMark;
+      game = new TTT.Game(n);
+      moves = [];
+      result = null;
+      tbody.textContent = "";
+      board.textContent = "";
+      board.style.gridTemplateColumns = "repeat(" + n + ", var(--cell))";
+      board.style.setProperty("--cell", CELL_PX[n] + "px");
+      cells = [];
+      for (var c = 0; c < n * n; c++) {
+        var button = make(doc, "button", "play-cell");
+        button.type = "button";
+        button.dataset.row = String(Math.floor(c / n));
+        button.dataset.col = String(c % n);
+        button.dataset.cell = String(c);
+        button.addEventListener("click", visitorMove.bind(null, c));
+        board.appendChild(button);
+        cells.push(button);
+      }
+      publish();
+      if (visitorMark === "X") {
+        setState("your-turn", "Your move (X).");
+        drawBoard(-1);
+      } else engineTurn();
+    }
+
+    newButton.addEventListener("click", function () { newGame(); });
+    sizeSelect.addEventListener("change", function () { newGame(); });
+    firstSelect.addEventListener("change", function () { newGame(); });
+    newGame(sizes[0], "X");
+
+    var controller = {
+      newGame: newGame,
+      state: function () { return { moves: moves, result: result, state: element.dataset.playState }; },
+    };
+    element.arcadePlay = controller;
+    return controller;
+  }
+
+  /** Mount every `[data-arcade-play]` element from the page's inline data. */
+  function mountAll(doc) {
+    var dataElement = doc.getElementById("page-data");
+    var elements = doc.querySelectorAll("[data-arcade-play]");
+    for (var i = 0; i < elements.length; i++) {
+      var el = elements[i];
+      if (el.arcadePlay) continue;
+      var data = dataElement ? JSON.parse(dataElement.textContent) : {};
+      var key = el.getAttribute("data-arcade-play") || "play";
+      var options = data && data[key] ? data[key] : data && data.source !== undefined ? data : null;
+      if (options === null) {
+        el.textContent = "No engine to play: the page data has no \"" + key + "\" entry.";
+        continue;
+      }
+      mount(el, options);
+    }
+  }
+
+  var api = { mount: mount, mountAll: mountAll };
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  root.ArcadePlay = api;
+  if (typeof document !== "undefined") {
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", function () { mountAll(document); });
+    } else {
+      mountAll(document);
+    }
+  }
+})(typeof globalThis !== "undefined" ? globalThis : this);

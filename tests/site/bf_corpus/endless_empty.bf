@@ -1,0 +1,2 @@
+An empty loop on a nonzero cell spins to the instruction limit
++[]

@@ -1,0 +1,2 @@
+A general loop (a clear inside) that never ends: only the instruction limit stops it
++[>[-]<]

@@ -1,0 +1,2 @@
+Hello World (the classic from Wikipedia comments kept: they count nothing)
+++++++++[>++++[>++>+++>+++>+<<<<-]>+>+>->>+[<]<-]>>.>---.+++++++..+++.>>.<-.<.+++.------.--------.>>+.>++.

@@ -1,0 +1,2 @@
+Reads past EOF (0) and echoes bytes with arithmetic
+,.,.,.,.,+.,[-]+.

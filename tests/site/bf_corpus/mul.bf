@@ -1,0 +1,5 @@
+Multiply and copy loops with several targets negative offsets odd and even origin steps
+>>>>+++++[>+++>+++++<<-]>.>.
+<[>>+>+<<<-]>>.>.
++++++++[<<++>-->>+++<-]<.>.>.
+>++++++[--<+>]<.

@@ -1,0 +1,3 @@
+Nested general loops with output inside (no folding of the outer ones)
+++[>+++[>++[>+.<-]<-]<-]
+>>>[-]<<<+++[>++[.>+<-]<-]>>.

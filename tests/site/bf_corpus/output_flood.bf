@@ -1,0 +1,2 @@
+Prints forever: the output cap stops it
++[.]

@@ -1,0 +1,4 @@
+Scan loops over a run of nonzero cells both strides and directions
+>+>+>+>+>+>>+[<]>.
++[>>]<<.
+>>>>>>>>>>+<<[<<<]+.

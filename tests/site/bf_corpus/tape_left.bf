@@ -1,0 +1,2 @@
+Walks off the left end at once
++<

@@ -1,0 +1,2 @@
+Marks cells then scans left past cell 0
++>+>+>+[<]

@@ -1,0 +1,2 @@
+Walks off the right end marking every cell
++[>+]

@@ -1,0 +1,2 @@
+An unmatched closing bracket after a balanced loop
++[-]]

@@ -1,0 +1,3 @@
+An unmatched opening bracket on the second line
++[
+[-]

@@ -1,0 +1,2 @@
+Comments with accents: café naïve ✓, then an unmatched
+  [[ ] bracket
