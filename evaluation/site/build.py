@@ -189,11 +189,11 @@ class SiteBuild:
             f"{intro_html}"
             f'<section class="replay" data-viewer="{esc(viewer)}" aria-label="replay">'
             '<div class="controls" role="group" aria-label="replay controls">'
-            '<button type="button" id="first" title="first (Home)">&#x23EE;</button>'
+            '<button type="button" id="first" title="first (Home)">|&#x25C0;</button>'
             '<button type="button" id="back" title="step back (&#x2190;)">&#x25C0; step</button>'
             '<button type="button" id="play" title="play / pause (space)">play</button>'
             '<button type="button" id="step" title="step (&#x2192;)">step &#x25B6;</button>'
-            '<button type="button" id="last" title="last (End)">&#x23ED;</button>'
+            '<button type="button" id="last" title="last (End)">&#x25B6;|</button>'
             f'<input type="range" id="seek" min="0" max="{steps}" value="0" step="1" '
             'aria-label="decision">'
             '<label class="speed">speed <select id="speed">'

@@ -72,6 +72,9 @@ def table(
 
 
 def definition_list(items: Iterable[tuple[str, object]]) -> str:
-    """A `<dl>` of (term, value) pairs; terms are plain text, values follow `cell`."""
-    parts = [f"<dt>{esc(term)}</dt><dd>{cell(value)}</dd>" for term, value in items]
+    """A `<dl>` of (term, value) pairs; terms are plain text, values follow `cell`. A pair whose
+    value is None is left out (a fact that does not apply)."""
+    parts = [
+        f"<dt>{esc(term)}</dt><dd>{cell(value)}</dd>" for term, value in items if value is not None
+    ]
     return f'<dl class="facts">{"".join(parts)}</dl>'

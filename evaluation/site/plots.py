@@ -15,7 +15,7 @@ PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f
 """Okabe-Ito colours: distinguishable with the common colour-vision deficiencies."""
 
 _MARGIN_LEFT = 64
-_MARGIN_RIGHT = 20
+_MARGIN_RIGHT = 36
 _MARGIN_TOP = 34
 _MARGIN_BOTTOM = 46
 

@@ -16,4 +16,6 @@ BENCHMARK = Benchmark(
     replay=lazy("evaluation.benchmarks.tetris_bench.replay:replay"),
     reads_log=lazy("evaluation.benchmarks.tetris_bench.replay:reads_log"),
     rederive=lazy("evaluation.benchmarks.tetris_bench.replay:rederive"),
+    frame=lazy("evaluation.benchmarks.tetris_bench.site_frames:frame"),
+    site=lazy("evaluation.benchmarks.tetris_bench.site:add_pages"),
 )

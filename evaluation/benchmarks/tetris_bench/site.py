@@ -1,0 +1,490 @@
+"""Tetris Bench pages of the results site: the leaderboard, a page per brain, replays.
+
+Every figure comes from the run's own `leaderboard.json` (written by `leaderboard.py`) and its
+result files, formatted by the same cell functions as `leaderboard.md`, so the page, the
+Markdown and `tetris/leaderboard.json` show one set of numbers. Replays are exported from the
+logs present in the run (at most three a brain and mode: the lowest, median and highest score),
+each verified first (`evaluation/site/build.py`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID
+from evaluation.benchmarks.tetris_bench.leaderboard import (
+    COLUMNS,
+    PAIR_COLUMNS,
+    BlitzSummary,
+    Leaderboard,
+    Pair,
+    Row,
+    _cells,
+    _footnotes,
+    _latency,
+    _money,
+    _num,
+    _pair_cells,
+    _pair_title,
+)
+from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
+from evaluation.core.rundir import MANIFEST, safe_name
+from evaluation.core.stats import HeadToHead
+from evaluation.site.build import SiteBuild, SiteError
+from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.plots import interval_plot, strip_plot
+
+SECTION = "tetris"
+MAX_REPLAYS = 3
+"""Replays per brain and mode when more logs are present: lowest, median and highest score."""
+VIEWER = "tetris"
+
+
+@dataclass(frozen=True)
+class TetrisRun:
+    """One Tetris Bench run directory as the site reads it."""
+
+    path: Path
+    manifest: Mapping[str, Any]
+    board_json: Mapping[str, Any]
+    leaderboard: Leaderboard
+    results: list[GameResult]
+    logs: dict[tuple[str, str, str], Path]
+
+
+def is_run(path: Path) -> bool:
+    """A run directory whose manifest names Tetris Bench."""
+    manifest = path / MANIFEST
+    if not manifest.is_file():
+        return False
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("benchmark") == BENCHMARK_ID
+
+
+def _head_to_head(data: Mapping[str, Any] | None, a: str = "winsA", b: str = "winsB") -> Any:
+    if data is None:
+        return None
+    return HeadToHead(
+        mean_diff=float(data["meanDiff"]),
+        low=float(data["low"]),
+        high=float(data["high"]),
+        wins_a=int(data[a]),
+        wins_b=int(data[b]),
+        ties=int(data["ties"]),
+        n=int(data["seeds"]),
+    )
+
+
+def leaderboard_from_json(data: Mapping[str, Any]) -> Leaderboard:
+    """The `Leaderboard` a `leaderboard.json` (`leaderboard.to_json`) holds, so the page renders
+    it with the same cell functions as the Markdown table."""
+    rows = []
+    for r in data["rows"]:
+        b = r.get("blitz")
+        blitz = None
+        if b is not None:
+            blitz = BlitzSummary(
+                games=int(b["games"]),
+                level_reached=int(b["levelReached"]),
+                questions=int(b["questions"]),
+                in_time=int(b["inTime"]),
+                late=int(b["late"]),
+                unreachable=int(b["unreachable"]),
+                locked=int(b["locked"]),
+            )
+        interval = r.get("eloInterval")
+        rows.append(
+            Row(
+                rank=int(r["rank"]),
+                tied_with_above=bool(r["tiedWithAbove"]),
+                slug=str(r["slug"]),
+                name=str(r["name"]),
+                kind=str(r.get("kind") or ""),
+                provider=r.get("provider"),
+                score=float(r["score"]),
+                half_width=r.get("halfWidth95"),
+                seed_scores={str(k): int(v) for k, v in r["seedScores"].items()},
+                lines=float(r["lines"]),
+                latency_ms=r.get("latencyMs"),
+                cost_per_100=r.get("costPer100Decisions"),
+                priced_calls=int(r.get("pricedCalls", 0)),
+                unpriced_calls=int(r.get("unpricedCalls", 0)),
+                blitz=blitz,
+                vs_above=_head_to_head(r.get("vsAbove"), "winsAbove", "winsThis"),
+                elo=float(r["elo"]),
+                elo_interval=None if interval is None else (float(interval[0]), float(interval[1])),
+                brier=r.get("brier"),
+                risk_reports=int(r.get("riskReports", 0)),
+            )
+        )
+    pairs = tuple(
+        Pair(str(p["brainA"]), str(p["brainB"]), dict(p["differences"]), _head_to_head(p))
+        for p in data.get("headToHead", [])
+    )
+    return Leaderboard(
+        ruleset=str(data["ruleset"]),
+        seeds=tuple(str(s) for s in data["seeds"]),
+        rows=tuple(rows),
+        pairs=pairs,
+        official=bool(data.get("official")),
+        replicates=int(data.get("headToHeadReplicates", 2000)),
+    )
+
+
+def load_run(path: Path) -> TetrisRun:
+    """Read a finished run: manifest, leaderboard, every result, and the logs present."""
+    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    board_path = path / "leaderboard.json"
+    if not board_path.is_file():
+        raise SiteError(
+            f"{path} has no leaderboard.json: the run is unfinished (resume it with the same "
+            "arcade-eval tetris command) or is not a Tetris Bench run"
+        )
+    try:
+        board_json = json.loads(board_path.read_text(encoding="utf-8"))
+        leaderboard = leaderboard_from_json(board_json)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise SiteError(f"cannot read {board_path}: {error}") from error
+    results: list[GameResult] = []
+    logs: dict[tuple[str, str, str], Path] = {}
+    for file in sorted((path / "results").rglob("*.json")):
+        try:
+            result = GameResult.from_dict(json.loads(file.read_text(encoding="utf-8")))
+        except (OSError, ValueError, ResultFormatError) as error:
+            raise SiteError(f"cannot read the game result {file}: {error}") from error
+        results.append(result)
+        log = path / "logs" / file.relative_to(path / "results").with_suffix(".jsonl")
+        if log.is_file():
+            logs[(result.slug, result.mode, result.seed)] = log
+    return TetrisRun(path, manifest, board_json, leaderboard, results, logs)
+
+
+def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
+    """The Tetris Bench section from every Tetris Bench run directory among `inputs`."""
+    paths = [Path(p) for p in inputs if is_run(Path(p))]
+    if not paths:
+        return []
+    runs = [load_run(p) for p in paths]
+    first = runs[0].leaderboard
+    leader = first.rows[0] if first.rows else None
+    summary = (
+        f"<p>{len(first.rows)} brains on {len(first.seeds)} IQ seeds ({esc(first.ruleset)})"
+        + (f"; first: {esc(leader.name)}, mean score {esc(_num(leader.score))}" if leader else "")
+        + ".</p><p>Leaderboard, head-to-head, a page per brain, replays.</p>"
+    )
+    build.section(SECTION, "Tetris Bench", summary)
+    if len(runs) == 1:
+        run_pages(runs[0], build, SECTION)
+        return paths
+    used: set[str] = set()
+    items = []
+    for run in runs:
+        key = safe_name(run.path.name)
+        while key in used:
+            key = safe_name(f"{key}-{len(used)}")
+        used.add(key)
+        run_pages(run, build, f"{SECTION}/{key}")
+        items.append(
+            [
+                link(f"{key}/index.html", run.path.name),
+                esc(run.leaderboard.ruleset),
+                len(run.leaderboard.rows),
+                len(run.leaderboard.seeds),
+                "yes" if run.leaderboard.official else "no",
+            ]
+        )
+    body = table(["Run", "Ruleset", "Brains", "IQ seeds", "Official"], items)
+    build.page(f"{SECTION}/index.html", "Tetris Bench runs", body)
+    return paths
+
+
+def _spread(row: Row) -> str:
+    return "" if row.half_width is None else f" ± {_num(row.half_width)}"
+
+
+def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
+    """The leaderboard page `<base>/index.html`, `<base>/leaderboard.json`, brain pages and
+    replays of one run."""
+    lb = run.leaderboard
+    replays = _replays(run, build, base)
+    brain_pages = {row.slug: f"{base}/brains/{safe_name(row.slug)}.html" for row in lb.rows}
+    index = f"{base}/index.html"
+    rows = []
+    for row in lb.rows:
+        cells = [esc(c) for c in _cells(row)]
+        if row.tied_with_above:
+            cells[0] = (
+                f'<span class="tie" title="head-to-head interval with the row above includes '
+                f'zero">{cells[0]}</span>'
+            )
+        cells[1] = link(build.href(index, brain_pages[row.slug]), _cells(row)[1])
+        rows.append(cells)
+    notes = "".join(f'<p class="footnote">{esc(note)}</p>' for note in _footnotes(lb))
+    parts = [
+        table(COLUMNS, rows, numeric=(0, 2, 3, 4, 5, 6, 7, 8), table_id="leaderboard"),
+        notes,
+        f"<p>{link('leaderboard.json', 'leaderboard.json')}: every figure of this table.</p>",
+    ]
+    scores = {row.name: [float(v) for v in row.seed_scores.values()] for row in lb.rows}
+    seeds = {row.name: list(row.seed_scores) for row in lb.rows}
+    parts.append(strip_plot(scores, title="IQ score per seed", x_label="score", point_labels=seeds))
+    if lb.official and all(row.half_width is not None for row in lb.rows):
+        parts.append(
+            interval_plot(
+                [
+                    (row.name, row.score - hw, row.score, row.score + hw)
+                    for row in lb.rows
+                    if (hw := row.half_width) is not None
+                ],
+                title="Mean IQ score with its 95% t-interval",
+                x_label="mean IQ score",
+            )
+        )
+    elo = [
+        (row.name, iv[0], row.elo, iv[1]) for row in lb.rows if (iv := row.elo_interval) is not None
+    ]
+    if elo:
+        parts.append(interval_plot(elo, title="Elo with its bootstrap interval", x_label="Elo"))
+    if lb.pairs:
+        parts += [
+            "<h2>Head-to-head</h2>",
+            f'<p class="note">{esc(_pair_title(lb))}</p>',
+            table(
+                PAIR_COLUMNS,
+                [[esc(c) for c in _pair_cells(p)] for p in lb.pairs],
+                numeric=(2, 3, 4),
+                table_id="head-to-head",
+            ),
+        ]
+    parts += ["<h2>About this run</h2>", _run_facts(run)]
+    build.page(index, "Tetris Bench leaderboard", "\n".join(parts), data=run.board_json)
+    build.json(f"{base}/leaderboard.json", run.board_json)
+    for row in lb.rows:
+        games = [r for r in run.results if r.slug == row.slug]
+        brain_page(build, brain_pages[row.slug], row, games, replays, index)
+
+
+def _run_facts(run: TetrisRun) -> str:
+    settings = run.manifest.get("settings") or {}
+    lb = run.leaderboard
+    budget = settings.get("budgetMs")
+    return definition_list(
+        [
+            ("Ruleset", esc(lb.ruleset)),
+            ("IQ seeds", esc(f"{len(lb.seeds)} ({settings.get('seedSet') or 'custom'})")),
+            ("Modes", esc(", ".join(settings.get("modes") or []))),
+            ("Official", "yes (all public seeds)" if lb.official else "no (a quick run)"),
+            ("IQ budget", esc(_latency(float(budget))) if budget is not None else None),
+            ("Caps", esc(f"{settings.get('pieceCap')} pieces, {settings.get('tickCap')} ticks")),
+            ("Games", esc(f"{run.manifest.get('finished')} of {run.manifest.get('games')}")),
+            ("Made by", esc(f"arcade-gym {run.manifest.get('packageVersion', '?')}")),
+        ]
+    )
+
+
+def _pick(games: list[GameResult]) -> list[GameResult]:
+    ordered = sorted(games, key=lambda g: (g.score, g.seed))
+    if len(ordered) <= MAX_REPLAYS:
+        return ordered
+    return [ordered[0], ordered[len(ordered) // 2], ordered[-1]]
+
+
+def _replays(run: TetrisRun, build: SiteBuild, base: str) -> dict[tuple[str, str, str], str]:
+    """Replay pages of the chosen logs: (slug, mode, seed) -> page path."""
+    groups: dict[tuple[str, str], list[GameResult]] = {}
+    for game in run.results:
+        if (game.slug, game.mode, game.seed) in run.logs:
+            groups.setdefault((game.slug, game.mode), []).append(game)
+    pages: dict[tuple[str, str, str], str] = {}
+    for (slug, mode), games in sorted(groups.items()):
+        for game in _pick(games):
+            key = (slug, mode, game.seed)
+            path = f"{base}/replays/{safe_name(f'{slug}-{mode}-{game.seed}')}.html"
+            brain = f"{base}/brains/{safe_name(slug)}.html"
+            intro = definition_list(
+                [
+                    ("Brain", link(build.href(path, brain), game.brain.get("name") or slug)),
+                    ("Mode, seed", esc(f"{mode}, {game.seed}")),
+                    (
+                        "Recorded result",
+                        esc(
+                            f"score {game.score:,}, {game.lines} lines, "
+                            f"level {game.level}, {game.end_reason}"
+                        ),
+                    ),
+                ]
+            )
+            pages[key] = build.replay(
+                path,
+                f"{game.brain.get('name') or slug}: {mode} {game.seed}",
+                run.logs[key],
+                VIEWER,
+                intro_html=intro,
+            )
+    return pages
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return float(np.median(values)) if values else None
+
+
+def brain_page(
+    build: SiteBuild,
+    path: str,
+    row: Row,
+    games: list[GameResult],
+    replays: Mapping[tuple[str, str, str], str],
+    index: str,
+) -> None:
+    """One brain: who it is, its leaderboard figures, every game, Blitz, replays."""
+    identity = games[0].brain if games else {}
+    iq = sorted((g for g in games if g.mode == "IQ"), key=lambda g: g.seed)
+    blitz = sorted((g for g in games if g.mode == "Blitz"), key=lambda g: g.seed)
+    elo = f"{row.elo:.0f}"
+    if row.elo_interval is not None:
+        elo += f" [{row.elo_interval[0]:.0f}, {row.elo_interval[1]:.0f}]"
+    facts = [
+        ("Brain", esc(f"{row.name} ({row.slug})")),
+        ("Kind", esc(row.kind) if row.kind else None),
+        ("Provider", esc(row.provider) if row.provider else None),
+        ("Model", esc(identity["model"]) if identity.get("model") else None),
+        ("Via", esc(identity["via"]) if identity.get("via") else None),
+        ("About", esc(identity["description"]) if identity.get("description") else None),
+        ("Rank", link(build.href(path, index), f"{row.rank} of the leaderboard")),
+        ("Mean IQ score", esc(_num(row.score) + _spread(row))),
+        ("Mean lines", esc(_num(row.lines))),
+        ("Median latency", esc(_latency(row.latency_ms))),
+        ("$ / 100 decisions", esc(_money(row.cost_per_100))),
+        ("Elo", esc(elo)),
+        (
+            "Brier (top-out risk)",
+            esc(f"{row.brier:.3f} over {row.risk_reports} reports")
+            if row.brier is not None
+            else None,
+        ),
+    ]
+    parts = [definition_list(facts)]
+    groups = {
+        mode: [float(g.score) for g in gs] for mode, gs in (("IQ", iq), ("Blitz", blitz)) if gs
+    }
+    labels = {mode: [g.seed for g in gs] for mode, gs in (("IQ", iq), ("Blitz", blitz)) if gs}
+    parts.append(strip_plot(groups, title=f"{row.name}: score per seed", point_labels=labels))
+    latency = {
+        mode: [m for g in gs if (m := _median(g.latencies_ms)) is not None]
+        for mode, gs in (("IQ", iq), ("Blitz", blitz))
+        if gs
+    }
+    if any(latency.values()):
+        parts.append(strip_plot(latency, title="Median latency per game", x_label="milliseconds"))
+
+    def replay_cell(game: GameResult) -> str | None:
+        page = replays.get((game.slug, game.mode, game.seed))
+        return link(build.href(path, page), "replay") if page else None
+
+    parts += [
+        "<h2>IQ games</h2>",
+        table(
+            [
+                "Seed",
+                "Score",
+                "Lines",
+                "Pieces",
+                "Level",
+                "End",
+                "Decisions",
+                "Unusable",
+                "Median latency",
+                "Cost",
+                "Replay",
+            ],
+            [
+                [
+                    esc(g.seed),
+                    g.score,
+                    g.lines,
+                    g.pieces,
+                    g.level,
+                    esc(g.end_reason),
+                    g.decisions,
+                    g.invalid + g.stale + g.errors + g.timeouts,
+                    esc(_latency(_median(g.latencies_ms))),
+                    esc(_money(g.cost_usd)),
+                    replay_cell(g),
+                ]
+                for g in iq
+            ],
+            table_id="iq-games",
+        ),
+        '<p class="note">Unusable: invalid, stale, failed or timed-out answers (three in a row '
+        "end a game).</p>",
+        "<h2>Blitz</h2>",
+    ]
+    if row.blitz is None:
+        parts.append("<p>Not run: this run played IQ only.</p>")
+    else:
+        b = row.blitz
+        share = b.in_time_share
+        parts.append(
+            definition_list(
+                [
+                    ("Games", b.games),
+                    ("Level reached", b.level_reached),
+                    ("Questions (ticks)", b.questions),
+                    ("Answered in time", esc("—" if share is None else f"{100 * share:.1f}%")),
+                    ("Late", b.late),
+                    ("Unreachable", b.unreachable),
+                    ("Locked by gravity", b.locked),
+                ]
+            )
+        )
+        parts.append(
+            table(
+                [
+                    "Seed",
+                    "Score",
+                    "Lines",
+                    "Level",
+                    "Questions",
+                    "In time",
+                    "Late",
+                    "Unreachable",
+                    "Locked",
+                    "End",
+                    "Replay",
+                ],
+                [
+                    [
+                        esc(g.seed),
+                        g.score,
+                        g.lines,
+                        g.level,
+                        g.ticks,
+                        g.blitz_in_time,
+                        g.blitz_late,
+                        g.blitz_unreachable,
+                        g.blitz_locked,
+                        esc(g.end_reason),
+                        replay_cell(g),
+                    ]
+                    for g in blitz
+                ],
+                table_id="blitz-games",
+            )
+        )
+    data = {
+        "slug": row.slug,
+        "games": [
+            {k: v for k, v in g.to_dict().items() if k not in ("latenciesMs", "risks", "logPath")}
+            for g in games
+        ],
+    }
+    build.page(path, row.name, "\n".join(parts), data=data)

@@ -1,0 +1,212 @@
+/* The `tetris` replay viewer: draws a shared Tetris frame (Tetris Bench and NARCADE Tetris).
+ * Frame keys: board ([[int]] rows top to bottom, 0 empty, 1-7 = I O T S Z J L, 8 other),
+ * active / ghost / chosen ({cells: [[row, col]], kind} or null), score, lines, level, next,
+ * hold; every key but board is optional. Under the board: score and level over the game, with
+ * a cursor at the current decision. Plain ES2019, SVG, no network. */
+(function () {
+  "use strict";
+
+  var SVG = "http://www.w3.org/2000/svg";
+  var KINDS = "IOTSZJL";
+  var COLOURS = {
+    I: "#1ba9cf", O: "#e8b400", T: "#9146c2", S: "#3f9f45",
+    Z: "#d93a35", J: "#2a5fc9", L: "#e8800c", X: "#8a8f98"
+  };
+  var CELL = 24;
+
+  function kindOf(code) {
+    if (code >= 1 && code <= 7) {
+      return KINDS.charAt(code - 1);
+    }
+    return "X";
+  }
+
+  function node(name, attrs, parent) {
+    var element = document.createElementNS(SVG, name);
+    Object.keys(attrs).forEach(function (key) {
+      element.setAttribute(key, String(attrs[key]));
+    });
+    if (parent) {
+      parent.appendChild(element);
+    }
+    return element;
+  }
+
+  function html(tag, className, parent, text) {
+    var element = document.createElement(tag);
+    if (className) {
+      element.className = className;
+    }
+    if (text !== undefined) {
+      element.textContent = text;
+    }
+    if (parent) {
+      parent.appendChild(element);
+    }
+    return element;
+  }
+
+  function number(value) {
+    if (typeof value !== "number") {
+      return "\u2014";
+    }
+    return value.toLocaleString("en-US");
+  }
+
+  function layout(el) {
+    el.textContent = "";
+    var wrap = html("div", "tetris-viewer", el);
+    wrap.style.display = "flex";
+    wrap.style.flexWrap = "wrap";
+    wrap.style.gap = "1.25rem";
+    wrap.style.alignItems = "flex-start";
+    var boardBox = html("div", "tetris-board", wrap);
+    var side = html("div", "tetris-side", wrap);
+    side.style.minWidth = "12rem";
+    var stats = html("dl", "facts tetris-stats", side);
+    var fields = {};
+    [["score", "Score"], ["lines", "Lines"], ["level", "Level"], ["pieces", "Pieces"],
+     ["hold", "Hold"], ["next", "Next"], ["decision", "Decision"], ["end", "End"]
+    ].forEach(function (pair) {
+      html("dt", "", stats, pair[1]);
+      fields[pair[0]] = html("dd", "tetris-" + pair[0], stats, "\u2014");
+    });
+    var legend = html("p", "note tetris-legend", side,
+      "Outlined in white: the placement just played. Faint: the piece in play and where it would drop.");
+    legend.style.maxWidth = "16rem";
+    var charts = html("div", "tetris-charts", el);
+    return { boardBox: boardBox, fields: fields, charts: charts, replay: null, cursors: [] };
+  }
+
+  function drawBoard(frame, box) {
+    var board = frame.board || [];
+    var rows = board.length || 20;
+    var cols = (board[0] || []).length || 10;
+    box.textContent = "";
+    var svg = node("svg", {
+      viewBox: "0 0 " + cols * CELL + " " + rows * CELL,
+      width: cols * CELL, height: rows * CELL, role: "img", "class": "tetris-svg"
+    }, box);
+    node("title", {}, svg).textContent = "Tetris board";
+    node("rect", { x: 0, y: 0, width: cols * CELL, height: rows * CELL, fill: "#15171c" }, svg);
+    for (var r = 0; r < rows; r += 1) {
+      for (var c = 0; c < cols; c += 1) {
+        var code = (board[r] || [])[c] || 0;
+        node("rect", {
+          x: c * CELL + 0.5, y: r * CELL + 0.5, width: CELL - 1, height: CELL - 1,
+          fill: code ? COLOURS[kindOf(code)] : "#22252c",
+          "data-code": code
+        }, svg);
+      }
+    }
+    function piece(p, style) {
+      if (!p || !p.cells) {
+        return;
+      }
+      p.cells.forEach(function (cell) {
+        if (cell[0] < 0 || cell[0] >= rows || cell[1] < 0 || cell[1] >= cols) {
+          return;
+        }
+        var attrs = {
+          x: cell[1] * CELL + 1.5, y: cell[0] * CELL + 1.5, width: CELL - 3, height: CELL - 3
+        };
+        Object.keys(style).forEach(function (key) {
+          attrs[key] = style[key];
+        });
+        if (attrs.fill === "kind") {
+          attrs.fill = COLOURS[p.kind] || COLOURS.X;
+        }
+        node("rect", attrs, svg);
+      });
+    }
+    piece(frame.ghost, { fill: "none", stroke: "#c9ced6", "stroke-dasharray": "3 2", "class": "ghost" });
+    piece(frame.active, { fill: "kind", "fill-opacity": 0.45, "class": "active" });
+    piece(frame.chosen, { fill: "none", stroke: "#fff", "stroke-width": 3, "class": "chosen" });
+    piece(frame.chosen, { fill: "none", stroke: "#000", "stroke-width": 1, "class": "chosen-inner" });
+  }
+
+  function chart(parent, replay, key, label) {
+    var frames = replay.frames || [];
+    var values = frames.map(function (f) {
+      return typeof f[key] === "number" ? f[key] : null;
+    });
+    if (!values.some(function (v) { return v !== null; })) {
+      return null;
+    }
+    var width = 560;
+    var height = 120;
+    var left = 64;
+    var top = 24;
+    var bottom = 24;
+    var max = Math.max.apply(null, values.filter(function (v) { return v !== null; }).concat([1]));
+    var last = Math.max(frames.length - 1, 1);
+    function x(i) { return left + (i / last) * (width - left - 8); }
+    function y(v) { return height - bottom - (v / max) * (height - top - bottom); }
+    var svg = node("svg", {
+      viewBox: "0 0 " + width + " " + height, "class": "plot tetris-" + key + "-plot", role: "img"
+    }, parent);
+    node("title", {}, svg).textContent = label + " over the game";
+    node("line", { x1: left, y1: height - bottom, x2: width - 8, y2: height - bottom, stroke: "#333" }, svg);
+    node("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#333" }, svg);
+    node("text", { x: left - 6, y: top + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = number(max);
+    node("text", { x: left - 6, y: height - bottom + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = "0";
+    node("text", { x: left, y: 14, "font-size": 12, "font-weight": 600 }, svg).textContent = label;
+    node("text", { x: width - 8, y: height - 6, "text-anchor": "end", "font-size": 11 }, svg).textContent = "decision " + last;
+    var points = [];
+    values.forEach(function (v, i) {
+      if (v !== null) {
+        points.push(x(i).toFixed(1) + "," + y(v).toFixed(1));
+      }
+    });
+    node("polyline", { points: points.join(" "), fill: "none", stroke: "#0b5cad", "stroke-width": 2 }, svg);
+    var cursor = node("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#d55e00", "stroke-width": 1.5 }, svg);
+    return function (index) {
+      var cx = x(index).toFixed(1);
+      cursor.setAttribute("x1", cx);
+      cursor.setAttribute("x2", cx);
+    };
+  }
+
+  function draw(frame, el, replay, index) {
+    var state = el.__tetris;
+    if (!state) {
+      state = layout(el);
+      el.__tetris = state;
+    }
+    if (state.replay !== replay) {
+      state.replay = replay;
+      state.charts.textContent = "";
+      state.cursors = [chart(state.charts, replay, "score", "Score"),
+        chart(state.charts, replay, "level", "Level")].filter(Boolean);
+    }
+    frame = frame || {};
+    drawBoard(frame, state.boardBox);
+    var f = state.fields;
+    f.score.textContent = number(frame.score);
+    f.lines.textContent = number(frame.lines);
+    f.level.textContent = number(frame.level);
+    f.pieces.textContent = number(frame.pieces);
+    f.hold.textContent = frame.hold || "\u2014";
+    f.next.textContent = Array.isArray(frame.next) && frame.next.length ? frame.next.join(" ") : "\u2014";
+    var what = [];
+    if (frame.chosen && typeof frame.chosen.x === "number") {
+      what.push("x " + frame.chosen.x + ", rotation " + frame.chosen.rotation);
+    }
+    if (frame.held) {
+      what.push("hold");
+    }
+    if (frame.blitz) {
+      what.push(frame.blitz);
+    } else if (frame.verdict && frame.verdict !== "valid") {
+      what.push(frame.verdict);
+    }
+    f.decision.textContent = typeof frame.decision === "number" ?
+      "#" + (frame.decision + 1) + (what.length ? ": " + what.join(", ") : "") : "start";
+    f.end.textContent = frame.over ? (frame.endReason || "over") : "\u2014";
+    var at = typeof index === "number" ? index : 0;
+    state.cursors.forEach(function (move) { move(at); });
+  }
+
+  window.ArcadeViewers = window.ArcadeViewers || {};
+  window.ArcadeViewers.tetris = { draw: draw };
+})();
