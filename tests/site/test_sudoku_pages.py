@@ -45,11 +45,12 @@ def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def build(output: Path, *inputs: Path) -> tuple[SiteBuild, list[Path]]:
+def build(output: Path, *inputs: Path) -> list[Path]:
+    """Build a site from `inputs` with the Sudoku pages only; returns the inputs they used."""
     site = SiteBuild(output, inputs=[str(p) for p in inputs])
     used = add_pages(list(inputs), site)
     site.finish()
-    return site, used
+    return used
 
 
 def test_cell_tiers_follow_the_graders_path() -> None:
@@ -106,7 +107,7 @@ def test_frames_show_the_graded_answer_at_each_decision(small_run: Path) -> None
 
 
 def test_calibration_points_bin_confidence_by_tenths() -> None:
-    grids = [
+    grids: list[dict[str, Any]] = [
         {"confidence": 95.0, "outcome": "solved"},
         {"confidence": 91.0, "outcome": "wrong"},
         {"confidence": 10.0, "outcome": "empty"},
@@ -120,7 +121,7 @@ def test_calibration_points_bin_confidence_by_tenths() -> None:
 def test_pages_hold_the_reports_numbers_and_a_replay_per_log(
     small_run: Path, tmp_path: Path
 ) -> None:
-    site, used = build(tmp_path / "site", small_run)
+    used = build(tmp_path / "site", small_run)
     assert used == [small_run]
     report = json.loads((small_run / "report.json").read_text())
     board = json.loads((tmp_path / "site" / "sudoku" / "leaderboard.json").read_text())
@@ -150,7 +151,7 @@ def test_a_folder_of_runs_is_one_input_and_other_folders_are_not_claimed(
     other.mkdir()
     (other / "manifest.json").write_text(json.dumps({"benchmark": "tetris-bench"}))
     assert runs_in(other) == [] and runs_in(tmp_path / "missing") == []
-    site, used = build(tmp_path / "site", folder, other)
+    used = build(tmp_path / "site", folder, other)
     assert used == [folder]
     board = json.loads((tmp_path / "site" / "sudoku" / "leaderboard.json").read_text())
     # the same policies in two runs get one page each, named after their run
