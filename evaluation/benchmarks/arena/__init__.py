@@ -11,7 +11,7 @@ from typing import Any
 
 from evaluation.benchmarks.arena.defaults import BENCHMARK_ID
 from evaluation.core.eventlog import LogContents
-from evaluation.core.registry import Benchmark, Replay
+from evaluation.core.registry import Benchmark, Replay, lazy
 
 
 def _add_parsers(sub: Any) -> None:
@@ -39,4 +39,6 @@ BENCHMARK = Benchmark(
     add_parsers=_add_parsers,
     replay=_replay,
     rederive=_rederive,
+    frame=lazy("evaluation.benchmarks.arena.site_frames:frame"),
+    site=lazy("evaluation.benchmarks.arena.site:add_pages"),
 )

@@ -45,8 +45,13 @@ class Benched:
     saved: Path | None
 
 
+ENGINE_PREFIX = "entry-"
+"""Entry engines play as `entry-<id>`: an entry id never reads as a built-in sparring player's
+slug (`verify` re-derives the answers of a log whose policy is `tactician`)."""
+
+
 def _entry_engine(path: str, name: str, _spec: str) -> Any:
-    """The entry's program as an arena engine named by the entry id (top-level: picklable)."""
+    """The entry's program as an arena engine named `entry-<id>` (top-level: picklable)."""
     from policies.engines.arena import BrainfuckEngine
 
     return BrainfuckEngine(Path(path), name=name)
@@ -115,7 +120,7 @@ def bench_engine(
     spec = f"bf:{engine}"
     pool: PolicyPool
     if entry is not None:
-        pool = PolicyPool(functools.partial(_entry_engine, str(engine), entry.id))
+        pool = PolicyPool(functools.partial(_entry_engine, str(engine), ENGINE_PREFIX + entry.id))
     else:
         pool = spec_pool("tictactoe", SpecOptions(timeout_ms=timeout_ms))
     when = now()
