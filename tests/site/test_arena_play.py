@@ -17,9 +17,9 @@ from arcade_gym.tictactoe.game import TicTacToeGame
 from evaluation.site.build import SiteBuild
 from policies.engines.brainfuck.interpreter import run
 
-pytest.importorskip("selenium")
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRIES = REPO / "seeds" / "arena" / "entries"

@@ -34,6 +34,9 @@
     ".arcade-play .play-cell.mark-X { color: #1f5fbf; }",
     ".arcade-play .play-cell.mark-O { color: #c0392b; }",
     ".arcade-play .play-cell.last { background: #fff3b0; }",
+    ".arcade-play .play-cell.win { background: #c8f0c8; }",
+    ".arcade-play .play-main { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }",
+    ".arcade-play .play-history { max-height: 24rem; overflow-y: auto; }",
     ".arcade-play .play-status { font-weight: 600; min-height: 1.5em; }",
     ".arcade-play .play-moves { border-collapse: collapse; font-variant-numeric: tabular-nums; }",
     ".arcade-play .play-moves th, .arcade-play .play-moves td { padding: .15rem .6rem; border-bottom: 1px solid #ddd; text-align: left; }",
@@ -115,7 +118,12 @@
     var log = make(doc, "pre", "play-log");
     log.hidden = true;
 
-    [controls, status, board, table, log].forEach(function (el) { element.appendChild(el); });
+    var main = make(doc, "div", "play-main");
+    var history = make(doc, "div", "play-history");
+    history.appendChild(table);
+    main.appendChild(board);
+    main.appendChild(history);
+    [controls, status, main, log].forEach(function (el) { element.appendChild(el); });
     if (program.error !== null) {
       element.insertBefore(make(doc, "p", "illegal", name + " does not load: " + program.error +
         " (every move it is asked for is an illegal move)"), status);
@@ -144,7 +152,8 @@
         var mark = TTT.MARKS[game.board[c]];
         var cell = cells[c];
         cell.textContent = mark === "." ? "" : mark;
-        cell.className = "play-cell" + (mark === "." ? "" : " mark-" + mark) + (c === lastCell ? " last" : "");
+        cell.className = "play-cell" + (mark === "." ? "" : " mark-" + mark) +
+          (c === lastCell ? " last" : "") + (game.line && game.line.indexOf(c) >= 0 ? " win" : "");
         cell.disabled = game.over || result !== null || mark !== ".";
         var r = Math.floor(c / game.size);
         cell.setAttribute("aria-label", "row " + r + " column " + (c % game.size) +
@@ -164,6 +173,7 @@
         tr.appendChild(make(doc, "td", i === 0 || i === 4 ? "num" : "", String(value)));
       });
       tbody.appendChild(tr);
+      history.scrollTop = history.scrollHeight;
     }
 
     function record(entry) {
@@ -193,7 +203,10 @@
       if (outcome === "win") finish(TTT.MARKS[3 - game.toMove], "line");
       else if (outcome === "draw") finish("draw", "full board");
       else if (TTT.MARKS[game.toMove] === visitorMark) {
-        setState("your-turn", "Your move (" + visitorMark + ").");
+        var last = moves[moves.length - 1];
+        var said = last && last.by === "entry" ? name + " played " + last.move[0] + " " + last.move[1] +
+          " (" + thousands(last.instructions) + " instructions). " : "";
+        setState("your-turn", said + "Your move (" + visitorMark + ").");
         drawBoard(game.moves[game.moves.length - 1]);
       } else engineTurn();
     }

@@ -9,7 +9,7 @@
  * row * size + col, row 0 at the top; a cell holds 0 (empty), 1 (X) or 2 (O).
  *
  * ArcadeTicTacToe.Game(size): play(cell) -> "win" | "draw" | "ongoing" (throws on an illegal
- * cell), isLegal, legalMoves, rows, question, result. questionText(question) is the engine's stdin;
+ * cell), isLegal, legalMoves, rows, question, result, line (the winning cells). questionText(question) is the engine's stdin;
  * checkReply(question, reply) judges {output, error, instructions} (or a plain string) into
  * {move, reason, legal, instructions}, with the Python referee's reasons word for word.
  */
@@ -39,6 +39,7 @@
     this.winner = EMPTY;
     this.over = false;
     this.moves = [];
+    this.line = null; // the winning line's cells once a move completes one
   }
 
   Game.prototype.isLegal = function (cell) {
@@ -54,25 +55,26 @@
     return cells;
   };
 
-  /** Whether the stone on `cell` is part of k or more in a row. */
+  /** The cells of the first line of k or more through the stone on `cell` (horizontal,
+   * vertical, diagonal, anti-diagonal), or null when there is none. */
   Game.prototype.lineThrough = function (cell) {
     var n = this.size, side = this.board[cell];
-    if (side === EMPTY) return false;
+    if (side === EMPTY) return null;
     var r0 = Math.floor(cell / n), c0 = cell % n;
     for (var d = 0; d < DIRECTIONS.length; d++) {
-      var dr = DIRECTIONS[d][0], dc = DIRECTIONS[d][1], run = 1, sign, r, c;
+      var dr = DIRECTIONS[d][0], dc = DIRECTIONS[d][1], line = [cell], sign, r, c;
       for (sign = 1; sign >= -1; sign -= 2) {
         r = r0 + sign * dr;
         c = c0 + sign * dc;
         while (r >= 0 && r < n && c >= 0 && c < n && this.board[r * n + c] === side) {
-          run++;
+          line.push(r * n + c);
           r += sign * dr;
           c += sign * dc;
         }
       }
-      if (run >= this.k) return true;
+      if (line.length >= this.k) return line.sort(function (a, b) { return a - b; });
     }
-    return false;
+    return null;
   };
 
   /** Play the side to move on `cell`: "win", "draw" or "ongoing". */
@@ -86,7 +88,8 @@
     this.placed++;
     this.moves.push(cell);
     var outcome = "ongoing";
-    if (this.lineThrough(cell)) {
+    this.line = this.lineThrough(cell);
+    if (this.line !== null) {
       outcome = "win";
       this.winner = this.toMove;
     } else if (this.placed >= this.board.length) {
