@@ -29,7 +29,10 @@ def num(value: float) -> str:
 
 
 def label(value: float) -> str:
-    """An axis tick label: thousands separators for large values, up to 3 significant decimals."""
+    """An axis tick label: thousands separators for large values, up to 3 significant decimals;
+    a dash for a missing (non-finite) value."""
+    if not math.isfinite(value):
+        return "\u2014"
     if abs(value) >= 1000:
         return f"{value:,.0f}"
     if value == int(value):
@@ -231,7 +234,10 @@ def interval_plot(
                 f'y2="{centre}" stroke="{colour}" stroke-width="3"/>'
             )
         if math.isfinite(mid):
-            body.append(f'<circle cx="{num(axis(mid))}" cy="{centre}" r="5" fill="{colour}"/>')
+            body.append(
+                f'<circle cx="{num(axis(mid))}" cy="{centre}" r="5" fill="{colour}">'
+                f"<title>{esc(tip)}</title></circle>"
+            )
         body.append("</g>")
     return _svg(width, height, title, body)
 

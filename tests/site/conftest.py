@@ -9,6 +9,7 @@ chromedriver or selenium is not installed (`.ci/run` installs them).
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import evaluation.benchmarks  # noqa: F401  (registers every benchmark: site hooks, replays)
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPOSITORY / "test-artifacts" / "screenshots"
@@ -105,3 +108,37 @@ def browser(_chromium: Any) -> Iterator[Any]:
 def screenshot() -> Callable[[Any, str], Path]:
     """`screenshot(driver, name)`: save a PNG of the current page under test-artifacts/."""
     return save_screenshot
+
+
+@pytest.fixture(scope="session")
+def tetris_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small finished Tetris Bench run (heuristic and random, two seeds, IQ and Blitz, 40
+    pieces a game) with its leaderboard files, as `arcade-eval tetris` writes it."""
+    from evaluation.benchmarks.tetris_bench.cli import make_tetris_brain
+    from evaluation.benchmarks.tetris_bench.leaderboard import to_json, to_markdown
+    from evaluation.benchmarks.tetris_bench.runner import RunConfig, run_tetris_bench
+
+    config = RunConfig(
+        brains=("heuristic", "random"),
+        seeds=("seed-01", "seed-02"),
+        seed_set="custom",
+        modes=("IQ", "Blitz"),
+        official=False,
+        piece_cap=40,
+    )
+    output = tmp_path_factory.mktemp("tetris") / "run"
+    outcome = run_tetris_bench(config, output, make_tetris_brain, say=lambda _: None)
+    assert outcome.leaderboard is not None
+    (output / "leaderboard.json").write_text(json.dumps(to_json(outcome.leaderboard), indent=1))
+    (output / "leaderboard.md").write_text(to_markdown(outcome.leaderboard))
+    return output
+
+
+@pytest.fixture(scope="session")
+def tetris_site(tetris_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built from `tetris_run` alone."""
+    from evaluation.site.cli import build_site
+
+    output = tmp_path_factory.mktemp("site") / "dist"
+    build_site(output, [tetris_run])
+    return output
