@@ -58,8 +58,8 @@ class ChessKeys:
         moves = question.moves_san
         first = max(0, len(moves) - LAST_MOVES)
         numbered = [
-            f"{(first + i) // 2 + 1}.{'' if (first + i) % 2 == 0 else '..'} {san}"
-            for i, san in enumerate(moves[first:], start=0)
+            f"{(first + i) // 2 + 1}. {san}" if (first + i) % 2 == 0 or i == 0 else san
+            for i, san in enumerate(moves[first:])
         ]
         against = f" against {self.rung}" if self.rung else ""
         lines = [

@@ -39,7 +39,9 @@ class MinesweeperKeys:
             return None
         action = f"{kind} {row} {col}"
         if action not in question.actions:
-            raise ValueError(f"cannot {kind} row {row} col {col}: not a listed action")
+            shown = question.board[row][col]
+            why = "it is flagged (f unflags it)" if shown == "F" else "it is revealed"
+            raise ValueError(f"cannot {kind} row {row} col {col}: {why}")
         return {"action": action}
 
     def view(self, question: MinesweeperQuestion) -> View:

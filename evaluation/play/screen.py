@@ -44,16 +44,22 @@ class View:
 
 
 class Screen:
-    """A curses window that shows `View`s and reads keys (used from one thread at a time)."""
+    """A curses window that shows `View`s and reads keys; a lock keeps the policy's thread and
+    the main thread (the last frame after a game) from drawing at once."""
 
     def __init__(self, window: curses.window) -> None:
         self.window = window
+        self.lock = threading.Lock()
         curses.curs_set(0)
         window.keypad(True)
         window.timeout(POLL_MS)
 
     def show(self, view: View) -> None:
         """Draw a frame (lines longer or more than the terminal holds are cut)."""
+        with self.lock:
+            self._draw(view)
+
+    def _draw(self, view: View) -> None:
         window = self.window
         window.erase()
         height, width = window.getmaxyx()
@@ -71,7 +77,8 @@ class Screen:
         """The next key, or None once `cancelled` is set."""
         while cancelled is None or not cancelled.is_set():
             try:
-                key = self.window.get_wch()
+                with self.lock:
+                    key = self.window.get_wch()
             except curses.error:  # no key within POLL_MS
                 continue
             if key == curses.KEY_RESIZE:

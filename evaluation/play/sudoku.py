@@ -2,8 +2,8 @@
 
 Arrows move a cursor, a digit writes it into an empty cell of the puzzle (givens cannot change),
 0, `.`, Backspace or space clear it, Enter hands the grid in (the benchmark grades it cell by
-cell, filled or not). The answer is `{"grid": nine rows, "confidence": None}`: a person states no
-confidence.
+cell, filled or not; with cells still empty a second Enter is asked for). The answer is
+`{"grid": nine rows, "confidence": None}`: a person states no confidence.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class SudokuKeys:
         self.cursor = Cursor()
         self.grid_id: str | None = None
         self.digits: list[list[str]] = []
+        self.confirming = False
 
     def typing(self) -> bool:
         return False
@@ -51,7 +52,12 @@ class SudokuKeys:
         if self.cursor.move(key, 9, 9):
             return None
         if key == "enter":
+            blanks = sum(row.count(".") for row in grid)
+            if blanks and not self.confirming:
+                self.confirming = True
+                raise ValueError(f"{blanks} cells are empty: enter again to hand the grid in")
             return {"grid": ["".join(row) for row in grid], "confidence": None}
+        self.confirming = False
         row, col = self.cursor.at(9, 9)
         digit = key if key in "123456789" and len(key) == 1 else "." if key in CLEAR else None
         if digit is None:
