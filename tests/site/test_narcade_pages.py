@@ -121,10 +121,15 @@ def test_a_log_that_does_not_verify_is_listed_as_refused(results: Path, tmp_path
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     lines[4]["verdict"]["action"] = "nowhere"
     log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    junk = run / "logs" / "someone" / "snake" / "7.jsonl"
+    junk.parent.mkdir(parents=True)
+    junk.write_text("not an event log\n")
     _build(tmp_path / "dist", [run])
     index = tmp_path / "dist" / "narcade" / "index.html"
     data = _page_data(index)
-    assert data["refused"] == {"run": ["logs/heuristic/snake/101.jsonl"]}
+    assert data["refused"] == {
+        "run": ["logs/heuristic/snake/101.jsonl", "logs/someone/snake/7.jsonl"]
+    }
     assert len(data["replays"]) == 2 * len(GAMES) * 2 - 1
     text = index.read_text(encoding="utf-8")
     assert "Refused logs" in text and "does not verify" in html.unescape(text)

@@ -175,6 +175,11 @@ class Replays:
     scores: dict[tuple[str, str, str, int], Any] = field(default_factory=dict)
     refused: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
+    def refuse(self, run: Source, log: Path, why: str) -> None:
+        """List a run's log as refused, and say so on stderr."""
+        self.refused.setdefault(run.key, []).append((log.relative_to(run.path).as_posix(), why))
+        print(f"arcade-eval site: NARCADE: refused {log}: {why}", file=sys.stderr)
+
     def find(self, model: str, game: str, seed: int, score: Any) -> str | None:
         """A replay of this model's game on `seed` that ended with `score` (any run)."""
         for (_, m, g, s), page in sorted(self.pages.items()):
@@ -200,26 +205,32 @@ def add_replays(build: SiteBuild, runs: Sequence[Source]) -> Replays:
     (with the builder's reason) and reported on stderr, never dropped silently."""
     out = Replays()
     for run in runs:
-        refused = out.refused.setdefault(run.key, [])
+        out.refused.setdefault(run.key, [])
         folder = run.path / "logs"
         for log in log_files([folder]) if folder.is_dir() else []:
-            relative = log.relative_to(run.path).as_posix()
             try:
                 model, game, seed = _log_identity(run, log)
-                if game not in GAMES:
-                    raise SiteError(f"{game!r} is not a NARCADE game")
-                path = f"{SECTION}/replays/{run.key}/{safe_name(model)}/{game}/{seed}.html"
+            except (ValueError, KeyError, TypeError, OSError) as error:
+                out.refuse(run, log, f"unreadable log ({type(error).__name__}: {error})")
+                continue
+            if game not in GAMES:
+                out.refuse(run, log, f"{game!r} is not a NARCADE game")
+                continue
+            path = f"{SECTION}/replays/{run.key}/{safe_name(model)}/{game}/{safe_name(seed)}.html"
+            intro = _replay_intro(
+                run, model, game, seed, log.relative_to(run.path).as_posix(), path
+            )
+            try:
                 page = build.replay(
                     path,
                     f"{model} on {game}, seed {seed}",
                     log,
                     game,
                     section=SECTION,
-                    intro_html=_replay_intro(run, model, game, seed, relative, path),
+                    intro_html=intro,
                 )
-            except (SiteError, ValueError, KeyError, TypeError, OSError) as error:
-                refused.append((relative, str(error)))
-                print(f"arcade-eval site: NARCADE: refused {log}: {error}", file=sys.stderr)
+            except SiteError as error:
+                out.refuse(run, log, str(error))
                 continue
             key = (run.key, model, game, seed)
             out.pages[key] = page
