@@ -184,3 +184,29 @@ def test_the_entry_opens_when_the_visitor_plays_o_on_10x10(
     assert len(moves) == 1 and moves[0]["mark"] == "X"
     replay_in_python(engine_source(ENGINES["tactician"]), 10, moves)
     assert len(element.find_elements(By.CSS_SELECTOR, "button.play-cell")) == 100
+
+
+@pytest.fixture(scope="module")
+def arena_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The arena section as `arcade-eval site` builds it from the shipped entries."""
+    if not ENTRIES.is_dir():
+        pytest.skip(f"no shipped arena entries at {ENTRIES}")
+    import evaluation.cli  # noqa: F401  (registers the benchmarks)
+    from evaluation.site.cli import build_site
+
+    out = tmp_path_factory.mktemp("arena-site") / "site"
+    build_site(out, [ENTRIES])
+    return out
+
+
+def test_the_shipped_entry_page_plays_its_entry(
+    browser: Any, screenshot: Callable[[Any, str], Path], arena_site: Path
+) -> None:
+    """The entry page of the real site (not a test page) mounts the player on its own engine."""
+    page = arena_site / "arena" / "entries" / "tactician.html"
+    browser.get(page.resolve().as_uri())
+    element = browser.find_element(By.CSS_SELECTOR, "[data-arcade-play]")
+    moves, result = play_game(browser, element, 3, "O", seed=3)
+    screenshot(browser, "arena-play-entry-page-tactician")
+    assert result is not None and any(m["by"] == "entry" for m in moves)
+    assert replay_in_python(engine_source(ENTRIES / "tactician" / "engine.bf"), 3, moves).over
