@@ -6,7 +6,7 @@
  * stdin: JSON {"cases": [case, ...]}; stdout: JSON [result, ...] in the same order. With --lines,
  * a long-lived process instead: one case per stdin line, one result per stdout line. Cases:
  *   {"kind": "bf", "source": str, "input": str (one character per byte), "limits": {...}?}
- *       -> {output, instructions, error, errorKind}
+ *       -> {output, instructions, error, errorKind}, or {thrown, message} for refused limits
  *   {"kind": "reply", "question": {size, k, toMove, rows}, "reply": {output, error, instructions} | str}
  *       -> {move, reason, legal, instructions}
  *   {"kind": "game", "size": int, "cells": [int, ...]}
@@ -37,7 +37,13 @@ function runGame(size, cells) {
 }
 
 function runCase(item) {
-  if (item.kind === "bf") return bf.run(item.source, item.input || "", item.limits || undefined);
+  if (item.kind === "bf") {
+    try {
+      return bf.run(item.source, item.input || "", item.limits || undefined);
+    } catch (err) {
+      return { thrown: err.name, message: err.message };
+    }
+  }
   if (item.kind === "reply") return rules.checkReply(item.question, item.reply);
   if (item.kind === "game") return runGame(item.size, item.cells);
   throw new Error("unknown case kind: " + item.kind);

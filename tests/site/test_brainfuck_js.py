@@ -124,7 +124,7 @@ def test_corpus_program_runs_as_in_python(
     assert_same_run(node, read_source(CORPUS / program), case.get("input", ""), case.get("limits"))
 
 
-def test_corpus_covers_every_outcome(node: NodeRunner) -> None:
+def test_corpus_covers_every_outcome() -> None:
     """The corpus exercises success and each error kind, so the comparisons above mean something."""
     kinds = set()
     for path in CORPUS.glob("*.bf"):
@@ -190,6 +190,19 @@ def test_real_limits_match_python(
     node: NodeRunner, source: str, limits: dict[str, int], error_kind: str | None
 ) -> None:
     assert assert_same_run(node, source, "", limits)["errorKind"] == error_kind
+
+
+@pytest.mark.parametrize(
+    "limits", [{"maxInstructions": -1}, {"maxOutput": -1}, {"tapeSize": 0}], ids=str
+)
+def test_bad_limits_are_refused_as_in_python(node: NodeRunner, limits: dict[str, int]) -> None:
+    with pytest.raises(ValueError, match="limits must be non-negative"):
+        python_run("+", "", limits)
+    found = node.ask({"kind": "bf", "source": "+", "input": "", "limits": limits})
+    assert found == {
+        "thrown": "RangeError",
+        "message": "limits must be non-negative and the tape at least one cell",
+    }
 
 
 @pytest.mark.slow
