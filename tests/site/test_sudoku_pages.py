@@ -131,6 +131,15 @@ def test_pages_hold_the_reports_numbers_and_a_replay_per_log(
         for key in ("score", "ci95", "tiers", "brier", "cellsRight", "accuracyByTechnique"):
             assert row[key] == policy[key]
     assert [r["rank"] for r in board["rows"]] == [1, 2]
+    # the tier each cell needs explains the built-ins: each places exactly the cells its
+    # techniques reach, and none that need more
+    by_need = rows["techniques-3"]["accuracyByNeededTier"]
+    assert by_need["4"]["right"] == 0 < by_need["4"]["cells"]
+    easy = [t for t in by_need if int(t) <= 3]
+    assert "1" in easy and all(by_need[t]["right"] == by_need[t]["cells"] for t in easy)
+    singles = rows["singles"]["accuracyByNeededTier"]
+    assert singles["1"]["right"] == singles["1"]["cells"] > 0
+    assert all(singles[t]["right"] == 0 for t in singles if t != "1")
     assert board["rows"][0]["score"] >= board["rows"][1]["score"]
     replays = sorted((tmp_path / "site" / "sudoku" / "replays").rglob("*.html"))
     assert len(replays) == len(list((small_run / "logs").rglob("*.jsonl"))) == 24

@@ -19,6 +19,8 @@ from typing import Any
 from arcade_gym.sudoku.rules import TECHNIQUES, TIER_NAMES
 from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID
 from evaluation.benchmarks.sudoku.report import policy_report
+from evaluation.benchmarks.sudoku.site_frames import cell_tiers
+from evaluation.core.eventlog import read_log
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import definition_list, esc, link, table
 from evaluation.site.plots import calibration_plot, interval_plot
@@ -100,6 +102,43 @@ def calibration_points(grids: Sequence[Mapping[str, Any]]) -> list[tuple[float, 
     ]
 
 
+def accuracy_by_need(logs: Sequence[Path]) -> dict[str, dict[str, int]] | None:
+    """(cells right, cells) of the blank cells by the tier each cell needs
+    (`site_frames.cell_tiers`), over the answers the logs hold (the last readable grid of each
+    game; an unreadable answer fills nothing); None when a log is missing."""
+    totals: dict[int, list[int]] = {}
+    for path in logs:
+        if not path.is_file():
+            return None
+        contents = read_log(path)
+        grid = contents.header["settings"]["grid"]
+        puzzle, solution = grid["puzzle"], grid["solution"]
+        answers = [e.get("answer") for e in contents.events if isinstance(e.get("answer"), str)]
+        answer = answers[-1] if answers else None
+        needs = cell_tiers(puzzle)
+        for c in range(81):
+            if puzzle[c] != "0":
+                continue
+            right_cells = totals.setdefault(needs[c], [0, 0])
+            right_cells[1] += 1
+            right_cells[0] += answer is not None and answer[c] == solution[c]
+    return {str(t): {"right": v[0], "cells": v[1]} for t, v in sorted(totals.items())}
+
+
+def _need_table(rows: Sequence[tuple[str, Mapping[str, Any] | None]]) -> str:
+    tiers = sorted({int(t) for _, by in rows if by for t in by})
+    body = [
+        [name_html]
+        + [
+            _percent(by[str(t)]["right"], by[str(t)]["cells"]) if by and str(t) in by else "\u2014"
+            for t in tiers
+        ]
+        for name_html, by in rows
+    ]
+    headers = [f'<span title="{esc(TIER_NAMES[t])}">tier {t}</span>' for t in tiers]
+    return table(["policy", *headers], body, table_id="sudoku-need-accuracy")
+
+
 def _tiers_cell(report: Mapping[str, Any]) -> str:
     return " ".join(
         f'<span title="tier {esc(t)}: {esc(TIER_NAMES.get(int(t), ""))}">'
@@ -140,6 +179,7 @@ class _Pages:
         self.build = build
         slugs = [r["policy"] for run in runs for r in run.reports]
         self.keys: dict[tuple[Path, str], str] = {}
+        self.by_need: dict[str, dict[str, dict[str, int]] | None] = {}
         for run in runs:
             for report in run.reports:
                 slug = report["policy"]
@@ -197,6 +237,7 @@ class _Pages:
                     "set": run.set_version,
                     "complete": run.complete,
                     **{k: v for k, v in report.items() if k != "grids"},
+                    "accuracyByNeededTier": self.by_need.get(key),
                 }
             )
         sets = sorted({run.set_version for run in self.runs})
@@ -244,6 +285,16 @@ class _Pages:
                     for _, report, key in rows
                 ]
             ),
+            "<h2>Cell accuracy by the tier each cell needs</h2>",
+            "<p>The same cells grouped by the hardest technique on the grader's path up to the "
+            "step that placed them (a single found only after an X-Wing needs tier 4); from the "
+            "answers in the logs, where the run holds every one.</p>",
+            _need_table(
+                [
+                    (link(f"policies/{key}.html", report["policy"]), self.by_need.get(key))
+                    for _, report, key in rows
+                ]
+            ),
             "<h2>Calibration of reported confidence</h2>",
             (
                 "<p>Confidences binned in tenths: the share of grids solved against the mean "
@@ -260,11 +311,11 @@ class _Pages:
 
     def policy_page(self, run: SudokuRunPages, report: Mapping[str, Any], key: str) -> None:
         spec = run.specs.get(report["policy"], report["policy"])
-        logs = run.path / "logs" / safe_name(spec)
+        folder = run.path / "logs" / safe_name(spec)
+        logs = [folder / f"{safe_name(grid['gridId'])}.jsonl" for grid in report["grids"]]
         page = f"{SECTION}/policies/{key}.html"
         rows = []
-        for grid in report["grids"]:
-            log = logs / f"{safe_name(grid['gridId'])}.jsonl"
+        for grid, log in zip(report["grids"], logs, strict=True):
             replay = "\u2014"
             if log.is_file():
                 target = f"{SECTION}/replays/{key}/{safe_name(grid['gridId'])}.html"
@@ -323,6 +374,12 @@ class _Pages:
             "<h2>Cell accuracy by technique</h2>",
             _accuracy_table([(esc(report["policy"]), report)]),
         ]
+        self.by_need[key] = accuracy_by_need(logs)
+        if self.by_need[key] is not None:
+            html += [
+                "<h2>Cell accuracy by the tier each cell needs</h2>",
+                _need_table([(esc(report["policy"]), self.by_need[key])]),
+            ]
         if calibration_points(report["grids"]):
             html += ["<h2>Calibration</h2>", _calibration(report, 360)]
         self.build.page(
