@@ -84,10 +84,10 @@ def test_wrong_typed_or_unknown_fields_are_refused(
 
 def test_entry_json_that_is_not_an_object_or_not_json_is_refused(tmp_path: Path) -> None:
     folder = make_entry(tmp_path, "list", [1, 2])
-    with pytest.raises(EntryError, match="'list'.*JSON object"):
+    with pytest.raises(EntryError, match=r"'list'.*JSON object"):
         load_entry(folder)
     (folder / "entry.json").write_text("{name:", encoding="utf-8")
-    with pytest.raises(EntryError, match="'list'.*not JSON"):
+    with pytest.raises(EntryError, match=r"'list'.*not JSON"):
         load_entry(folder)
 
 
@@ -103,11 +103,11 @@ def test_a_folder_name_outside_the_alphabet_is_refused_naming_the_folder(
 
 
 def test_missing_engine_or_metadata_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(EntryError, match="entry 'no-engine': engine.bf is missing"):
+    with pytest.raises(EntryError, match=r"entry 'no-engine': engine\.bf is missing"):
         load_entry(make_entry(tmp_path, "no-engine", engine=False))
     folder = make_entry(tmp_path, "no-json")
     (folder / "entry.json").unlink()
-    with pytest.raises(EntryError, match="entry 'no-json': entry.json is missing"):
+    with pytest.raises(EntryError, match=r"entry 'no-json': entry\.json is missing"):
         load_entry(folder)
 
 
