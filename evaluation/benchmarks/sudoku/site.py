@@ -242,7 +242,7 @@ class _Pages:
             )
         sets = sorted({run.set_version for run in self.runs})
         calibrations = "".join(
-            f'<figure class="plot-small">{_calibration(report, 320)}</figure>'
+            _calibration(report, 320)
             for _, report, _ in rows
             if calibration_points(report["grids"])
         )
@@ -299,7 +299,8 @@ class _Pages:
             (
                 "<p>Confidences binned in tenths: the share of grids solved against the mean "
                 "confidence of the bin (dot area: answers).</p>"
-                f'<div class="plots">{calibrations}</div>'
+                f'<div class="plots" style="display: flex; flex-wrap: wrap; gap: 1rem">'
+                f"{calibrations}</div>"
                 if calibrations
                 else "<p>No policy reported a confidence.</p>"
             ),
@@ -392,13 +393,15 @@ class _Pages:
 
 
 def _calibration(report: Mapping[str, Any], width: int) -> str:
-    return calibration_plot(
+    """The policy's calibration plot, drawn no wider than `width` pixels."""
+    plot = calibration_plot(
         calibration_points(report["grids"]),
         title=f"{report['policy']}: confidence against solved",
         x_label="reported confidence",
         y_label="share solved",
         width=width,
     )
+    return f'<figure class="plot-small" style="max-width: {width}px">{plot}</figure>'
 
 
 def _interval(report: Mapping[str, Any]) -> tuple[float, float, float]:
