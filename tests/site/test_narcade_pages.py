@@ -156,6 +156,18 @@ def test_an_unfinished_result_is_marked_as_the_closing_table_marks_it(
     assert "* incomplete: the model failed or was stopped; not comparable" in text
 
 
+def test_a_publication_alone_with_its_comparison(results: Path, tmp_path: Path) -> None:
+    files = sorted((results / "run" / "results").glob("*/*.json"))
+    second = tmp_path / "second.json"
+    publish(files, "Second", second, compare_with=results / "publication.json")
+    _, used = _build(tmp_path / "dist", [second])
+    assert used == [second]
+    text = html.unescape((tmp_path / "dist" / "narcade" / "index.html").read_text())
+    assert "Publication: Second" in text and "Compared with Test run" in text
+    assert "Run:" not in text and "/replays/" not in text  # no run, so no replay to link
+    assert text.count("+0.00") == 2 * len(GAMES)  # the same run: every mean unchanged
+
+
 def test_in_the_browser_results_and_a_snake_replay_to_its_end(
     results: Path, site: Path, browser: Any, screenshot: Callable[[Any, str], Path]
 ) -> None:
