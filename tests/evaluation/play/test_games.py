@@ -46,7 +46,7 @@ def options(**given: Any) -> argparse.Namespace:
     return argparse.Namespace(**{name: given.get(name) for name in names})
 
 
-def play(game: str, keys: Iterable[str], tmp_path: Path, **given: Any) -> tuple[Any, Path]:
+def play(game: str, keys: Iterable[str], tmp_path: Path, **given: Any) -> Any:
     setup = GAMES[game](options(**given))
     log = tmp_path / f"{game}.jsonl"
     screen = ScriptedScreen(keys)
@@ -54,12 +54,12 @@ def play(game: str, keys: Iterable[str], tmp_path: Path, **given: Any) -> tuple[
         setup.play(Human(setup.keys, screen), log)  # type: ignore[arg-type]
     finally:
         setup.close()
-    return verify_log(log), log
+    return verify_log(log)
 
 
 def test_a_tetris_game_played_by_keys_verifies(tmp_path):
     keys = ["right", "enter", "c", "z", "enter", "enter"]
-    report, _ = play("tetris", keys, tmp_path, max_pieces=3)
+    report = play("tetris", keys, tmp_path, max_pieces=3)
     assert report.ok, report.message
     assert report.result["endReason"] == "piece cap" and report.result["pieces"] == 3
     header = report.header
@@ -68,14 +68,14 @@ def test_a_tetris_game_played_by_keys_verifies(tmp_path):
 
 
 def test_a_snake_game_run_into_the_wall_verifies(tmp_path):
-    report, _ = play("snake", ["right"] * 20, tmp_path, difficulty="easy")
+    report = play("snake", ["right"] * 20, tmp_path, difficulty="easy")
     assert report.ok, report.message
     assert report.result["endReason"] != "policy failure"
     assert report.header["settings"]["mode"] == "lockstep"
 
 
 def test_a_primitive_tetris_game_verifies(tmp_path):
-    report, _ = play("tetris-primitive", ["left", "up", "enter"], tmp_path, max_pieces=1)
+    report = play("tetris-primitive", ["left", "up", "enter"], tmp_path, max_pieces=1)
     assert report.ok, report.message
     assert report.result["pieces"] == 1
 
@@ -84,13 +84,13 @@ def test_a_minesweeper_game_revealing_row_by_row_verifies(tmp_path):
     scan = []
     for _ in range(9):
         scan += ["enter", "right"] * 9 + ["down"] + ["left"] * 9
-    report, _ = play("minesweeper", ["up"] * 9 + ["left"] * 9 + scan, tmp_path, difficulty="easy")
+    report = play("minesweeper", ["up"] * 9 + ["left"] * 9 + scan, tmp_path, difficulty="easy")
     assert report.ok, report.message
     assert report.result["endReason"] in ("mine", "solved", "won", "lost")
 
 
 def test_a_sudoku_grid_handed_in_verifies(tmp_path):
-    report, _ = play("sudoku", ["5", "enter", "enter"], tmp_path, difficulty="2")
+    report = play("sudoku", ["5", "enter", "enter"], tmp_path, difficulty="2")
     assert report.ok, report.message
     assert report.result["endReason"] == "answered" and report.result["tier"] == 2
 
@@ -99,7 +99,7 @@ def test_a_tictactoe_match_verifies(tmp_path):
     scan = []
     for _ in range(3):
         scan += ["enter", "right"] * 3 + ["down", "left", "left", "left"]
-    report, _ = play("tictactoe", ["up", "left", *scan], tmp_path, opponent="random")
+    report = play("tictactoe", ["up", "left", *scan], tmp_path, opponent="random")
     assert report.ok, report.message
     assert report.result["endReason"] in ("line", "full board")
 
@@ -149,3 +149,12 @@ def test_help_toggles_and_q_interrupts_the_main_thread(monkeypatch):
     monkeypatch.setattr(human_module, "interrupt_main", fake_interrupt)
     quitter = Human(SnakeKeys(), ScriptedScreen(["q"]))  # type: ignore[arg-type]
     assert quitter.act(question, ctx) is None and interrupted == [True]
+
+
+def test_a_chess_game_against_the_weakest_rung_verifies(tmp_path):
+    # e4, then the script runs out: three failed tries forfeit the game, as for any player.
+    report = play("chess", ["e", "4", "enter"], tmp_path)
+    assert report.ok, report.message
+    assert report.result["endReason"] == "forfeit"
+    assert report.result["moves"][0] == "e2e4"
+    assert report.header["settings"]["rung"] == "random"
