@@ -168,12 +168,18 @@ class _Pages:
         self.rungs = rung_order()
 
     def add(self) -> None:
+        rated = [m for _, m, _ in self._model_rows() if m["rating"]["rating"] is not None]
+        lead = (
+            f" Top: {esc(rated[0]['model'])}, rated {rated[0]['rating']['rating']:.0f}."
+            if rated
+            else ""
+        )
         self.build.section(
             SECTION,
             "Chess ladder",
             "<p>Policies against fixed-rating rungs (weak built-ins, Stockfish at limited "
             "strength): ratings with 95% intervals, W/D/L by rung, graded games with a PGN "
-            "viewer.</p>",
+            f"viewer.{lead}</p>",
         )
         for run in self.runs:
             for spec, slug in run.slugs.items():

@@ -196,13 +196,20 @@ class _Pages:
         return sorted(rows, key=lambda row: (-row[1]["score"], row[2]))
 
     def add(self) -> None:
+        rows = self.rows()
+        best = rows[0][1] if rows else None
+        lead = (
+            f" Best: {esc(best['policy'])}, {best['score']:.1f} "
+            f"({best['ci95'][0]:.1f}\u2013{best['ci95'][1]:.1f})."
+            if best is not None
+            else ""
+        )
         self.build.section(
             SECTION,
             "Sudoku",
             "<p>Seven tiers of unique grids, answered whole with a confidence: score with its "
-            "95% interval, tiers solved, cell accuracy by technique, Brier.</p>",
+            f"95% interval, tiers solved, cell accuracy by technique, Brier.{lead}</p>",
         )
-        rows = self.rows()
         for run, report, key in rows:
             self.policy_page(run, report, key)
         self.index(rows)
