@@ -13,7 +13,8 @@
     ".ttt-facts { margin: 0; min-width: 14rem; }",
     ".ttt-facts dt { font-weight: 600; float: left; clear: left; margin-right: 0.4rem; }",
     ".ttt-facts dd { margin: 0 0 0.2rem 0; }",
-    ".ttt-illegal { font-weight: 600; color: #b00020; }"
+    ".ttt-illegal { font-weight: 600; color: #b00020; }",
+    ".ttt-outcome { font-weight: 600; }"
   ].join("\n");
   var COLOURS = { X: "#1f5fbf", O: "#c0392b" };
 
@@ -158,7 +159,11 @@
       add("passed", frame.passed ? "yes" : "no");
     }
     if (frame.kind === "match" && frame.over) {
-      add("outcome", frame.outcome + (frame.winner ? " (" + frame.winner + " made a line)" : ""));
+      add(
+        "outcome",
+        frame.outcome + (frame.winner ? " (" + frame.winner + " made a line)" : ""),
+        "ttt-outcome"
+      );
     }
     return dl;
   }
