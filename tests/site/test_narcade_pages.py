@@ -102,6 +102,9 @@ def test_the_results_page_holds_the_published_means_and_every_replay(
             )
             assert cell in text
     assert "Publication: Test run" in text and "Run: run" in text
+    # the run the publication was made from is not tabulated twice
+    assert "was made from this run's result files" in html.unescape(text)
+    assert text.count('id="game-') == len(GAMES)
     data = _page_data(index)
     assert len(data["replays"]) == 2 * len(GAMES) * 2 and data["refused"] == {}
     for page in data["replays"]:

@@ -476,9 +476,35 @@ def comparison_html(comparison: Mapping[str, Any]) -> str:
     )
 
 
+def _scores(entry: Mapping[str, Any]) -> list[tuple[int, Any]]:
+    return sorted((int(e["seed"]), e.get("score")) for e in entry["episodes"])
+
+
+def published_in(run: Source, publications: Sequence[Source]) -> Source | None:
+    """The publication made from this run: it holds every (model, game) of the run, complete,
+    with the same score on every seed (None when there is none)."""
+    if not run.entries or any(e.get("status") != "complete" for e in run.entries.values()):
+        return None
+    for publication in publications:
+        held = publication.entries
+        if all(
+            key in held and _scores(held[key]) == _scores(entry)
+            for key, entry in run.entries.items()
+        ):
+            return publication
+    return None
+
+
 def _source_html(
-    source: Source, page: str, names: Mapping[str, str], replays: Replays, download: str
+    source: Source,
+    page: str,
+    names: Mapping[str, str],
+    replays: Replays,
+    download: str,
+    covered_by: Source | None = None,
 ) -> str:
+    """One publication's or run's part of the index; a run already published shows only its
+    closing table and replays (the publication above holds the rest)."""
     means, marked = mean_table(source, page, names)
     what = "Publication" if source.kind == "publication" else "Run"
     rules = (source.data.get("versions") or {}).get("rules")
@@ -502,6 +528,14 @@ def _source_html(
             + (f"; missing: {esc(', '.join(map(str, missing)))}" if missing else "")
             + ".</p>"
         )
+    if covered_by is not None:
+        parts += [
+            f"<p>The publication {link('#publication-' + covered_by.key, covered_by.label)} "
+            "was made from this run's result files: its tables above are this run's.</p>",
+            _replay_list(source, page, replays),
+            "</section>",
+        ]
+        return "".join(parts)
     parts += ["<h3>Settings</h3>", _settings_table(source)]
     for game in [g for g in TABLE_GAMES if g in source.games]:
         parts += [
@@ -663,10 +697,11 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
     found: list[tuple[str, Path]] = []
     for raw in inputs:
         path = Path(raw)
-        publications, run_dirs = sources_in(path)
-        if publications or run_dirs:
+        found_publications, run_dirs = sources_in(path)
+        if found_publications or run_dirs:
             claimed.append(raw)
-            found += [("publication", p) for p in publications] + [("run", r) for r in run_dirs]
+            found += [("publication", p) for p in found_publications]
+            found += [("run", r) for r in run_dirs]
     if not claimed:
         return []
     taken: set[str] = set()
@@ -693,9 +728,11 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
         "Tetris. Scores are raw: food eaten, safe squares revealed (the automatic opening "
         "included), classic line-clear points. A capped game is not a win.</p>"
     ]
+    publications = [s for s in sources if s.kind == "publication"]
     for source in sorted(sources, key=lambda s: s.kind != "publication"):
         download = build.json(f"{SECTION}/{source.kind}s/{source.key}.json", _download(source))
-        body.append(_source_html(source, index, names, replays, download))
+        covered = published_in(source, publications) if source.kind == "run" else None
+        body.append(_source_html(source, index, names, replays, download, covered))
     data = {
         "sources": [
             {
