@@ -14,7 +14,7 @@ import numpy as np
 
 from arcade_gym.tetris.primitive_contract import TetrisControlQuestion
 from arcade_gym.tetris.render import render_ansi
-from evaluation.play.screen import View
+from evaluation.play.screen import View, beside
 
 CONTROL_KEYS = {
     "left": "left",
@@ -64,9 +64,4 @@ class PrimitiveKeys:
             f"lines {question.lines}   level {question.level}",
             f"pieces {question.pieces}   decision {question.decision}",
         ]
-        width = max(len(line) for line in picture) + 3
-        lines = [
-            (line.ljust(width) + (side[i] if i < len(side) else "")).rstrip()
-            for i, line in enumerate(picture)
-        ]
-        return View([f"{self.title}  ({question.difficulty})", *lines])
+        return View([f"{self.title}  ({question.difficulty})", *beside(picture, side)])

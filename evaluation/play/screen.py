@@ -43,6 +43,15 @@ class View:
     mark: tuple[int, int] | None = None
 
 
+def beside(picture: Sequence[str], side: Sequence[str], gap: int = 3) -> list[str]:
+    """Text lines of `side` to the right of a board `picture` (a board's score panel)."""
+    width = max((len(line) for line in picture), default=0) + gap
+    return [
+        (line.ljust(width) + (side[i] if i < len(side) else "")).rstrip()
+        for i, line in enumerate(picture)
+    ]
+
+
 class Screen:
     """A curses window that shows `View`s and reads keys; a lock keeps the policy's thread and
     the main thread (the last frame after a game) from drawing at once."""

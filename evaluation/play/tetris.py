@@ -18,7 +18,7 @@ from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput, Candidate
 from arcade_gym.tetris.render import render_ansi
 from arcade_gym.tetris.rules import PIECE_LETTERS
-from evaluation.play.screen import View
+from evaluation.play.screen import View, beside
 
 HELP = (
     "left/right  move the ghost to the next placement",
@@ -148,9 +148,4 @@ class TetrisKeys:
             + ("  TOP-OUT" if candidate.top_out else ""),
             f"  holes {candidate.features.holes}, height {candidate.features.max_height}",
         ]
-        width = max(len(line) for line in picture) + 3
-        lines = [
-            (line.ljust(width) + (side[i] if i < len(side) else "")).rstrip()
-            for i, line in enumerate(picture)
-        ]
-        return View([f"{self.title}  (mode {question.mode})", *lines])
+        return View([f"{self.title}  (mode {question.mode})", *beside(picture, side)])
