@@ -295,3 +295,34 @@ def test_pages_of_a_ladder_run_made_here(tmp_path: Path) -> None:
     assert board["rows"][0]["rating"] == report["models"][0]["rating"]
     replays = list((tmp_path / "site" / "chess-ladder" / "replays").rglob("*.html"))
     assert len(replays) == len(list((out / "logs").rglob("*.jsonl"))) >= 2
+
+
+def test_a_rejected_try_and_quick_judgements_are_shown_without_grades(
+    game_log: Path, tmp_path: Path, browser: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    site = SiteBuild(tmp_path / "site")
+    site.section("chess-ladder", "Chess ladder", "<p>test</p>")
+    page = site.replay("chess-ladder/game.html", "a game", game_log, "chess")
+    site.finish()
+    frames = export_replay(game_log).frames
+    rejected = next(k for k, f in enumerate(frames) if f.get("verdict") == "unreadable")
+    quick = [f["judgement"]["judgement"] for f in frames if f.get("judgement")]
+    browser.get(file_url(tmp_path / "site" / page))
+    browser.execute_script(
+        "var s = arguments[0]; s.value = String(arguments[1]);s.dispatchEvent(new Event('input'));",
+        browser.find_element(By.ID, "seek"),
+        rejected,
+    )
+    facts = " ".join(browser.find_element(By.CSS_SELECTOR, "#board .chs-facts").text.split())
+    assert "Answer unreadable (try 1)" in facts and "Rejected so far 1" in facts
+    assert "not measured" not in facts  # the last measurement stands while a try is rejected
+    assert browser.find_element(By.CSS_SELECTOR, ".chess-fen").text == frames[rejected]["fen"]
+    model_moves = browser.find_elements(By.CSS_SELECTOR, "#board .chs-move.model")
+    assert len(model_moves) == len(quick)
+    for kind in ("inaccuracy", "mistake", "blunder"):
+        shown = browser.find_elements(By.CSS_SELECTOR, f"#board .chs-move.model.{kind}")
+        assert len(shown) == quick.count(kind)
+    assert all("quick reading" in m.get_attribute("title") for m in model_moves)
+    screenshot(browser, "chess-replay-rejected-try")

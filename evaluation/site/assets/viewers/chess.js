@@ -269,13 +269,21 @@
     }
   }
 
-  function evalText(frame) {
-    var evals = frame.evals || [];
-    if (!evals.length || evals[evals.length - 1] === null) {
-      return frame.over ? "not measured (game over)" : "not measured";
+  /* The latest measurement up to frame `index` (a rejected try measures nothing: the one
+   * before it stands). */
+  function evalText(replay, index) {
+    for (var k = Math.min(index, replay.frames.length - 1); k >= 0; k -= 1) {
+      var frame = replay.frames[k];
+      var evals = frame.evals || [];
+      if (evals.length) {
+        var pawns = evals[evals.length - 1];
+        if (pawns === null) {
+          return frame.over ? "not measured (game over)" : "not measured";
+        }
+        return (pawns > 0 ? "+" : "") + Number(pawns).toFixed(2) + " pawns (white's view)";
+      }
     }
-    var pawns = Number(evals[evals.length - 1]);
-    return (pawns > 0 ? "+" : "") + pawns.toFixed(2) + " pawns (white's view)";
+    return "not measured";
   }
 
   function draw(frame, el, replay, position) {
@@ -285,13 +293,14 @@
       el.__chessViewer = state;
     }
     drawBoard(state, frame);
+    var index = typeof position === "number" ? position : typeof frame.decision === "number" ? frame.decision + 1 : 0;
     var facts = state.facts;
     facts.textContent = "";
     var settings = (replay.header && replay.header.settings) || {};
     fact(facts, "Rung", (settings.rung || "?") + (settings.rungRating !== undefined ? " (" + settings.rungRating + ")" : ""));
     fact(facts, "Model plays", frame.modelColour + (frame.variant === "chess960" ? ", Chess960" : ""));
     fact(facts, "To move", frame.turn + (frame.check ? ", in check" : ""));
-    fact(facts, "Evaluation", evalText(frame));
+    fact(facts, "Evaluation", evalText(replay, index));
     if (frame.verdict && frame.verdict !== "legal") {
       fact(facts, "Answer", frame.verdict + " (try " + frame.attempt + ")" + (frame.feedback ? ": " + frame.feedback : ""));
     }
@@ -303,7 +312,6 @@
       frame.over ? frame.result + " (" + frame.endReason + ")" : "game in progress",
       "chess-result"
     );
-    var index = typeof position === "number" ? position : typeof frame.decision === "number" ? frame.decision + 1 : 0;
     state.buttons.forEach(function (item) {
       if (item.entry.frame === index) {
         item.node.classList.add("current");
