@@ -3,11 +3,14 @@ refused logs, and a replay with its PGN move list in a real browser."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import chess
 import pytest
@@ -169,7 +172,15 @@ def test_shipped_pages_hold_the_reports_ratings_and_every_game(tmp_path: Path) -
     replay = (
         site / "replays" / "material-2ply" / "standard" / "random" / "game-0.html"
     ).read_text()
-    assert 'id="chess-grades"' in replay and "data:application/x-chess-pgn" in replay
+    assert 'id="chess-grades"' in replay
+    # the download link carries the run's PGN text exactly
+    found = re.search(r'href="(data:application/x-chess-pgn[^"]*)"', replay)
+    assert found is not None
+    pgn_text = unquote(html.unescape(found[1]).split(",", 1)[1])
+    pgn_file = run / "pgn" / "material-2ply" / "standard" / "random" / "game-0.pgn"
+    assert pgn_text == pgn_file.read_text()
+    policy = (site / "policies" / "material-2ply.html").read_text()
+    assert policy.count("data:application/x-chess-pgn") == len(logs)
 
 
 def test_a_run_cut_short_shows_its_games_without_a_rating(tmp_path: Path) -> None:

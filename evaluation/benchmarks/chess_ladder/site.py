@@ -153,6 +153,16 @@ def _judgement_counts(saved: Mapping[str, Any]) -> str:
     )
 
 
+def pgn_link(slug: str, game: LadderGamePage, text: str) -> str:
+    """A link that downloads the game's PGN as a file (a `data:` URL: no request, works from
+    disk); "-" when the run holds no PGN for it."""
+    if game.pgn is None:
+        return "\u2014"
+    href = "data:application/x-chess-pgn;charset=utf-8," + quote(game.pgn, safe="")
+    filename = safe_name("-".join((slug, *game.key[1:]))) + ".pgn"
+    return f'<a href="{esc(href)}" download="{esc(filename)}">{esc(text)}</a>'
+
+
 class _Pages:
     """The pages of one site build; names each policy once across runs."""
 
@@ -349,6 +359,7 @@ class _Pages:
                     _game_accuracy(saved),
                     _judgement_counts(saved),
                     replay,
+                    pgn_link(slug, game, "PGN"),
                 ]
             )
         model = next((m for m in run.models if m["model"] == slug), None)
@@ -395,6 +406,7 @@ class _Pages:
                     "accuracy",
                     "inacc. / mist. / blund.",
                     "replay",
+                    "PGN",
                 ],
                 rows,
                 table_id="chess-games",
@@ -412,12 +424,7 @@ class _Pages:
             "(winning chances lost: 5, 10, 15 points); click a move to go there.</p>"
         ]
         if game.pgn is not None:
-            href = "data:application/x-chess-pgn;charset=utf-8," + quote(game.pgn, safe="")
-            filename = safe_name(f"{slug}-{variant}-{rung}-{name}") + ".pgn"
-            intro.append(
-                f'<p><a href="{esc(href)}" download="{esc(filename)}">Download the PGN</a> '
-                "(grades as comments).</p>"
-            )
+            intro.append(f"<p>{pgn_link(slug, game, 'Download the PGN')} (grades as comments).</p>")
         grades = {"grades": saved.get("grades", []), "source": "run results"}
         intro.append(
             f'<script type="application/json" id="chess-grades">{inline_json(grades)}</script>'
