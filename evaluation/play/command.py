@@ -77,9 +77,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     from evaluation.core.rundir import RunDir, RunDirError
 
     try:
+        _check_options(args)
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise PlayError("a game is played in a terminal (stdin and stdout are not one)")
-        _check_options(args)
         setup = GAMES[args.game](args)
     except PlayError as error:
         print(f"arcade-eval play: {error}", file=sys.stderr)

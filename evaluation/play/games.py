@@ -58,6 +58,8 @@ def tetris(args: argparse.Namespace) -> Setup:
         raise PlayError("--mode takes one mode: iq or blitz")
     mode = modes[0]
     pieces = PIECE_CAP if args.max_pieces is None else args.max_pieces
+    if not 1 <= pieces <= PIECE_CAP:
+        raise PlayError(f"--max-pieces takes 1 to {PIECE_CAP} (the protocol's cap), got {pieces}")
 
     def play(human: Human, log: Path) -> Any:
         # `policies.base.PolicyKind` does not list "human" (yet): the protocol is met otherwise.

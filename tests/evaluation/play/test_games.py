@@ -119,6 +119,10 @@ def test_game_options_are_checked(tmp_path):
         GAMES["chess"](options(seed="5"))
     with pytest.raises(PlayError, match="iq"):
         GAMES["tetris"](options(mode="fast"))
+    with pytest.raises(PlayError, match="--max-pieces"):
+        GAMES["tetris"](options(max_pieces=0))
+    with pytest.raises(PlayError, match="--max-pieces"):
+        GAMES["snake"](options(max_pieces=0))
 
 
 def test_the_command_refuses_without_a_terminal_or_with_a_foreign_option(tmp_path, capsys):
@@ -126,6 +130,9 @@ def test_the_command_refuses_without_a_terminal_or_with_a_foreign_option(tmp_pat
     args.game = "snake"
     assert cmd_play(args) == 2  # pytest's stdin is no terminal
     assert "terminal" in capsys.readouterr().err
+    args.size = 5
+    assert cmd_play(args) == 2
+    assert "--size does not apply to snake" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 
 
