@@ -218,3 +218,37 @@ def test_the_default_site_of_shipped_results_opens_without_a_console_error(
         assert console_errors(browser) == [], page
     browser.get(file_url(tmp_path / "dist" / "index.html"))
     screenshot(browser, "default-site-home")
+
+
+def test_a_shipped_folder_with_an_index_and_a_few_logs_builds_and_verifies(
+    tetris_run: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    from evaluation.benchmarks.tetris_bench.leaderboard import merge_index
+    from evaluation.benchmarks.tetris_bench.records import GameResult
+    from evaluation.benchmarks.tetris_bench.site import INDEX
+    from evaluation.cli import main
+
+    shipped = tmp_path / "tetris-bench"
+    shipped.mkdir()
+    for name in ("manifest.json", "leaderboard.json", "leaderboard.md"):
+        shutil.copy(tetris_run / name, shipped / name)
+    results = [
+        GameResult.from_dict(json.loads(p.read_text()))
+        for p in sorted((tetris_run / "results").rglob("*.json"))
+    ]
+    merge_index(shipped / INDEX, results, official=True)
+    kept = shipped / "logs" / "random" / "IQ" / "seed-02.jsonl"
+    kept.parent.mkdir(parents=True)
+    shutil.copy(tetris_run / "logs" / "random" / "IQ" / "seed-02.jsonl", kept)
+    assert main(["verify", str(shipped)]) == 0
+
+    build_site(tmp_path / "dist", [shipped])
+    tetris = tmp_path / "dist" / "tetris"
+    assert [p.name for p in (tetris / "replays").iterdir()] == ["random-IQ-seed-02.html"]
+    page = (tetris / "brains" / "heuristic.html").read_text()
+    for game in results:
+        if game.slug == "heuristic":
+            assert f'<td>{game.seed}</td><td class="num">{game.score:,}</td>' in page
+    assert "random-IQ-seed-02.html" in (tetris / "brains" / "random.html").read_text()
