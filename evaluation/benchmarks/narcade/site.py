@@ -690,6 +690,24 @@ def policy_page(
 # --------------------------------------------------------------------------------------------
 
 
+def section_summary(sources: Sequence[Source]) -> str:
+    """The home-page card: what the first publication (else run) shows, and its best means."""
+    main = sorted(sources, key=lambda s: s.kind != "publication")[0]
+    best = []
+    for game in [g for g in TABLE_GAMES if g in main.games]:
+        held = [(e.get("meanScore"), m) for (m, g), e in main.entries.items() if g == game]
+        scored = [(mean, m) for mean, m in held if mean is not None]
+        if scored:
+            mean, model = max(scored, key=lambda pair: (pair[0], pair[1]))
+            name = main.entries[(model, game)].get("name") or model
+            best.append(f"{SCORE_NAMES[game]} {_number(mean)} ({name})")
+    return (
+        f"<p>Minesweeper, Snake and Tetris with primitive controls. {esc(main.label)}: "
+        f"{len(main.models)} policies; best means: {esc('; '.join(best) or 'none')}.</p>"
+        "<p>Published tables, a page per policy, replays re-simulated from verified logs.</p>"
+    )
+
+
 def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
     """Build the NARCADE pages from the publications and runs among `inputs`; returns the inputs
     used (an input holding neither is left for another benchmark)."""
@@ -711,12 +729,7 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
         sources.append(
             load_publication(path, key) if kind == "publication" else load_run(path, key)
         )
-    build.section(
-        SECTION,
-        "NARCADE",
-        "<p>Minesweeper, Snake and Tetris with primitive controls: published mean scores, a page "
-        "per policy and replays re-simulated from verified event logs.</p>",
-    )
+    build.section(SECTION, "NARCADE", section_summary(sources))
     replays = add_replays(build, [s for s in sources if s.kind == "run"])
     names = _names(sources)
     for model, name in names.items():
