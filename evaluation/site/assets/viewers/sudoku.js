@@ -109,6 +109,7 @@
       var cell = make("div", "sdk-cell");
       cell.setAttribute("role", "gridcell");
       cell.setAttribute("data-cell", String(c));
+      cell.tabIndex = 0;
       grid.appendChild(cell);
       cells.push(cell);
     }
@@ -133,13 +134,20 @@
       selected: null,
       frame: null
     };
-    grid.addEventListener("click", function (event) {
+    function select(event) {
       var target = event.target.closest ? event.target.closest(".sdk-cell") : null;
       if (!target) {
         return;
       }
       state.selected = Number(target.getAttribute("data-cell"));
       paint(state);
+    }
+    grid.addEventListener("click", select);
+    grid.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        select(event);
+        event.preventDefault();
+      }
     });
     return state;
   }
