@@ -106,7 +106,8 @@ FEATURES_LEN = 17
 # Primitive controls (NARCADE order).
 LEFT, RIGHT, ROTATE_CW, ROTATE_CCW, SOFT_DROP, HARD_DROP = range(6)
 
-# Search box: piece origins with y in [Y_MIN, 19] and x in [-3, 10].
+# Search box: piece origins with y in [Y_MIN, 19] and x in [-3, 10] (the candidate search never
+# lifts a piece above row Y_MIN; `policies/tetris/controls.py` indexes its own search with these).
 Y_MIN = -8
 Y_SPAN = H - Y_MIN
 X_OFF = 3
@@ -407,157 +408,333 @@ def clear_score(
 
 
 # --- candidate search -------------------------------------------------------------------------
+# Bitboards: a padded row is 16 bits, column c at bit c + 3, the walls at bits 0-2 and 13-15 (rows
+# above the board are walls only, rows below it all ones). `_windows` packs the four padded rows
+# from y down into one int64 (row y + dy at bits 16 dy ...), and a piece's cells are packed the
+# same way, so "does the piece at (x, y) collide" is one AND. Origins with x outside [-2, 8]
+# always collide (no piece fits there), which keeps every shifted mask inside its 16-bit field.
+WIN_Y0 = -10  # window index 0 is origin row -10 (two kick rows above Y_MIN)
+WIN_LEN = H + 2 - WIN_Y0  # origins up to row 21 (two kick rows below the lowest origin, 19)
+PAD = 3
+PADDED_WALLS = 0b111 | (0b111 << (PAD + W))
+PADDED_FULL = (1 << 16) - 1
+X_LO = MIN_X  # leftmost origin any piece fits at (-2)
+X_HI = MIN_X + PLACEMENT_XS - 1  # rightmost (8)
+N_XS = X_HI - X_LO + 1
+
+
+def _piece_tables() -> tuple[np.ndarray, ...]:
+    """Per (type, rotation): the packed cells and row masks; per box column dx the top and bottom
+    cell's dy (-1 for none) and the cell count; the columns (dx range) and rows (dy range) the
+    piece spans; and the earlier rotation (if any) that covers the same cells: `canon[t, r] =
+    (r', dx, dy)` when `(r, x, y)` covers exactly what `(r', x + dx, y + dy)` covers."""
+    packed = np.zeros((7, 4), np.int64)
+    rowbits = np.zeros((7, 4, 4), np.int64)
+    top = np.full((7, 4, 4), -1, np.int64)
+    bottom = np.full((7, 4, 4), -1, np.int64)
+    count = np.zeros((7, 4, 4), np.int64)
+    dxs = np.zeros((7, 4, 2), np.int64)
+    dys = np.zeros((7, 4, 2), np.int64)
+    canon = np.zeros((7, 4, 3), np.int64)
+    for t in range(7):
+        for r in range(4):
+            cells = [(int(dx), int(dy)) for dx, dy in SHAPES[t, r]]
+            for dx, dy in cells:
+                packed[t, r] |= 1 << (16 * dy + dx)
+                rowbits[t, r, dy] |= 1 << dx
+                count[t, r, dx] += 1
+                if top[t, r, dx] < 0 or dy < top[t, r, dx]:
+                    top[t, r, dx] = dy
+                bottom[t, r, dx] = max(bottom[t, r, dx], dy)
+            dxs[t, r] = min(dx for dx, _ in cells), max(dx for dx, _ in cells)
+            dys[t, r] = min(dy for _, dy in cells), max(dy for _, dy in cells)
+            canon[t, r] = r, 0, 0
+            for earlier in range(r):
+                base = sorted((int(dx), int(dy)) for dx, dy in SHAPES[t, earlier])
+                ox, oy = base[0][0] - min(cells)[0], base[0][1] - min(cells)[1]
+                if sorted((dx + ox, dy + oy) for dx, dy in cells) == base:
+                    canon[t, r] = earlier, -ox, -oy
+                    break
+    return packed, rowbits, top, bottom, count, dxs, dys, canon
+
+
+(
+    PIECE_WINDOW,
+    PIECE_ROWS,
+    PIECE_TOP,
+    PIECE_BOTTOM,
+    PIECE_COUNT,
+    PIECE_DX,
+    PIECE_DY,
+    PIECE_CANON,
+) = _piece_tables()
+SPAWN_LAST_ROW = SPAWN_Y + int(max(PIECE_DY[t, 0, 1] for t in range(7)))
+"""The lowest board row a spawning piece covers: a lock below it cannot block the spawn."""
+
+# Work buffer layout of `generate_candidates_into` (int64 slots).
+_SEARCH_STATES = 4 * 32 * 16  # (rotation, origin row + 10, x + 2) packed as r << 9 | y << 4 | x
+WK_QUEUE = 0
+WK_WIN = WK_QUEUE + _SEARCH_STATES
+WK_ROWS = WK_WIN + WIN_LEN
+WK_ROW_TRANS = WK_ROWS + H  # per row: its row transitions
+WK_COL_TRANS = WK_ROW_TRANS + H  # per row > 0: column transitions between it and the row above
+WK_BUMP = WK_COL_TRANS + H  # per column pair: |h[c] - h[c + 1]|
+WK_WELL = WK_BUMP + W  # per column: its well depth
+WK_BASE = WK_WELL + W  # the board's features
+WK_FLAGS = WK_BASE + FEATURES_LEN  # a full row on the board; the next piece blocked already
+WK_BEST_Y = WK_FLAGS + 2
+WK_BEST_MODE = WK_BEST_Y + 4 * N_XS
+WK_SLOT = WK_BEST_MODE + 4 * N_XS
+WK_SLOT_Y = WK_SLOT + 4 * 16
+WK_NEW_ROWS = WK_SLOT_Y + 4 * 16
+WK_SCRATCH = WK_NEW_ROWS + 4
+WORK_LEN = WK_SCRATCH + H
+VISITED_LEN = _SEARCH_STATES
+
+
 @njit(cache=True)
-def _reachable(
-    board: np.ndarray,
+def _windows(rows: np.ndarray, win: np.ndarray) -> None:
+    """Packed four-row windows of the padded board for every origin row the search can meet."""
+    prev3 = 0
+    prev2 = 0
+    prev1 = 0
+    for i in range(WIN_LEN + 3):
+        y = i + WIN_Y0
+        if y < 0:
+            p = PADDED_WALLS
+        elif y < H:
+            p = PADDED_WALLS | (rows[y] << PAD)
+        else:
+            p = PADDED_FULL
+        if i >= 3:
+            win[i - 3] = prev3 | (prev2 << 16) | (prev1 << 32) | (p << 48)
+        prev3 = prev2
+        prev2 = prev1
+        prev1 = p
+
+
+@njit(cache=True)
+def _hits(win: np.ndarray, t: int, x: int, y: int, r: int) -> bool:
+    """Collision of piece `t` at `(x, y, r)` (y within the window range)."""
+    if x < X_LO or x > X_HI:
+        return True
+    return (win[y - WIN_Y0] & (PIECE_WINDOW[t, r] << (x + PAD))) != 0
+
+
+@njit(cache=True)
+def _search(
+    win: np.ndarray,
     t: int,
     x0: int,
     y0: int,
     r0: int,
     mode0: int,
+    visited: np.ndarray,
+    queue: np.ndarray,
     best_y: np.ndarray,
-    mode: np.ndarray,
+    best_mode: np.ndarray,
 ) -> None:
-    """Breadth-first search over shifts and rotations at or above row y0.
+    """Every state reachable by shifts and SRS rotations at or above row y0 (breadth-first).
 
-    `best_y[r, x + X_OFF]` receives the lowest reachable origin row per (rotation, x), or Y_MIN - 1,
-    and `mode` how that state was last entered: 0 shift, 1 rotation, 2 rotation by the last kick.
+    `best_y[r * N_XS + x - X_LO]` receives the lowest reachable origin row per (rotation, x), or
+    Y_MIN - 1, and `best_mode` how that state was entered at best: 0 shift, 1 rotation,
+    2 rotation by the last kick (spin credit: the best over every move into the state).
     """
-    visited = np.zeros((4, Y_SPAN, X_SPAN), np.int8)
-    qx = np.empty(4 * Y_SPAN * X_SPAN, np.int64)
-    qy = np.empty_like(qx)
-    qr = np.empty_like(qx)
-    best_y[:, :] = Y_MIN - 1
+    for k in range(4 * N_XS):
+        best_y[k] = Y_MIN - 1
+    table = 1 if t == I else 0
+    tests = 1 if t == O else 5
+    start = (r0 << 9) | ((y0 - WIN_Y0) << 4) | (x0 - X_LO)
+    visited[start] = 1 + mode0
+    queue[0] = start
     head = 0
-    tail = 0
-    visited[r0, y0 - Y_MIN, x0 + X_OFF] = 1 + mode0
-    qx[tail] = x0
-    qy[tail] = y0
-    qr[tail] = r0
-    tail += 1
+    tail = 1
     while head < tail:
-        x = qx[head]
-        y = qy[head]
-        r = qr[head]
+        s = queue[head]
         head += 1
-        if y > best_y[r, x + X_OFF]:
-            best_y[r, x + X_OFF] = y
-        for move in range(4):
-            nx, ny, nr, m = x, y, r, 0
-            if move < 2:
-                nx = x - 1 if move == 0 else x + 1
-                if collides(board, t, nx, ny, nr):
-                    continue
-            else:
-                ok, nx, ny, nr, kick = try_rotate(board, t, x, y, r, move - 2)
-                if not ok:
-                    continue
-                m = 2 if kick == 4 else 1
-            if ny > y0 or ny < Y_MIN or nx + X_OFF < 0 or nx + X_OFF >= X_SPAN:
+        r = s >> 9
+        y = ((s >> 4) & 31) + WIN_Y0
+        x = (s & 15) + X_LO
+        w = win[y - WIN_Y0]
+        piece = PIECE_WINDOW[t, r]
+        if x > X_LO and visited[s - 1] == 0 and (w & (piece << (x - 1 + PAD))) == 0:
+            visited[s - 1] = 1
+            queue[tail] = s - 1
+            tail += 1
+        if x < X_HI and visited[s + 1] == 0 and (w & (piece << (x + 1 + PAD))) == 0:
+            visited[s + 1] = 1
+            queue[tail] = s + 1
+            tail += 1
+        for direction in range(2):
+            nr = (r + 1) & 3 if direction == 0 else (r + 3) & 3
+            kick = -1
+            nx = x
+            ny = y
+            for k in range(tests):
+                nx = x + KICKS[table, r, direction, k, 0]
+                ny = y + KICKS[table, r, direction, k, 1]
+                if not _hits(win, t, nx, ny, nr):
+                    kick = k
+                    break
+            if kick < 0:
                 continue
-            v = visited[nr, ny - Y_MIN, nx + X_OFF]
+            if ny > y0 or ny < Y_MIN:
+                continue
+            m = 2 if kick == 4 else 1
+            ns = (nr << 9) | ((ny - WIN_Y0) << 4) | (nx - X_LO)
+            v = visited[ns]
             if v == 0:
-                visited[nr, ny - Y_MIN, nx + X_OFF] = 1 + m
-                qx[tail] = nx
-                qy[tail] = ny
-                qr[tail] = nr
+                visited[ns] = 1 + m
+                queue[tail] = ns
                 tail += 1
             elif v - 1 < m:
-                visited[nr, ny - Y_MIN, nx + X_OFF] = 1 + m  # same state, better spin credit
-    for r in range(4):
-        for xi in range(X_SPAN):
-            if best_y[r, xi] >= Y_MIN:
-                mode[r, xi] = visited[r, best_y[r, xi] - Y_MIN, xi] - 1
+                visited[ns] = 1 + m
+    for k in range(tail):
+        s = queue[k]
+        y = ((s >> 4) & 31) + WIN_Y0
+        slot = (s >> 9) * N_XS + (s & 15)
+        if y > best_y[slot]:
+            best_y[slot] = y
+            best_mode[slot] = visited[s] - 1
+        visited[s] = 0  # leave the buffer clean for the next search
 
 
 @njit(cache=True)
-def _first_filled_below(board: np.ndarray) -> np.ndarray:
-    """`out[c, row]` = the first filled row at or below `row` in column c (H for the floor)."""
-    out = np.empty((W, H + 1), np.int64)
+def _row_transitions(m: int) -> int:
+    walled = (m << 1) | 1 | (1 << (W + 1))  # both walls count as filled
+    return POPCOUNT[(walled ^ (walled >> 1)) & ((1 << (W + 1)) - 1)]
+
+
+@njit(cache=True)
+def _well(heights: np.ndarray, c: int) -> int:
+    """Depth of the well at column c (a wall counts as infinitely high)."""
+    if c == 0:
+        side = heights[1]
+    elif c == W - 1:
+        side = heights[W - 2]
+    else:
+        side = min(heights[c - 1], heights[c + 1])
+    h = heights[c]
+    return side - h if side > h else 0
+
+
+@njit(cache=True)
+def _base(rows: np.ndarray, work: np.ndarray, nt: int) -> None:
+    """The board's features and their per-row and per-column terms, which a candidate that
+    clears nothing changes only where it lands (`_afterstate`)."""
+    base = work[WK_BASE : WK_BASE + FEATURES_LEN]
+    mask_features(rows, base)
+    heights = base[F_HEIGHTS : F_HEIGHTS + W]
+    full = 0
+    work[WK_COL_TRANS] = 0
+    for row in range(H):
+        work[WK_ROW_TRANS + row] = _row_transitions(rows[row])
+        if row > 0:
+            work[WK_COL_TRANS + row] = POPCOUNT[rows[row] ^ rows[row - 1]]
+        if rows[row] == FULL_ROW:
+            full = 1
     for c in range(W):
-        nearest = H
-        out[c, H] = H
-        for row in range(H - 1, -1, -1):
-            if board[row, c] != 0:
-                nearest = row
-            out[c, row] = nearest
-    return out
+        work[WK_WELL + c] = _well(heights, c)
+        if c + 1 < W:
+            work[WK_BUMP + c] = abs(heights[c] - heights[c + 1])
+    work[WK_FLAGS] = full
+    work[WK_FLAGS + 1] = 1 if nt >= 0 and _mask_collides(rows, nt, SPAWN_X, SPAWN_Y, 0) else 0
 
 
 @njit(cache=True)
-def _drop_rows(below: np.ndarray, t: int, x: int, y: int, r: int) -> int:
-    """Hard-drop distance of a piece that does not collide where it is (table lookup)."""
-    rows = H
-    for i in range(4):
-        cx = x + SHAPES[t, r, i, 0]
-        cy = y + SHAPES[t, r, i, 1]
-        gap = below[cx, max(cy + 1, 0)] - cy - 1
-        if gap < rows:
-            rows = gap
-    return rows
+def _afterstate(
+    rows: np.ndarray, work: np.ndarray, t: int, x: int, y: int, r: int, nt: int, feat: np.ndarray
+) -> tuple:
+    """Lock piece `t` at `(x, y, r)` (resting) on a copy of the board and write the afterstate's
+    features into `feat`; `nt` is the next piece (-1: none). Returns `(lines, top out, perfect)`.
 
-
-@njit(cache=True)
-def _cells_key(t: int, x: int, y: int, r: int) -> int:
-    """Order-free key of the four cells a piece covers (to dedupe identical outcomes).
-
-    Cells are indexed in the search box, sorted with a five-comparator network (no allocation).
+    A lock that clears nothing and leaves every cell on the board (nearly all of them) changes the
+    board only in the rows and columns it touches: the features are `_base`'s, updated there.
     """
-    base_x = x + X_OFF
-    base_y = y - Y_MIN
-    a = (base_y + SHAPES[t, r, 0, 1]) * X_SPAN + base_x + SHAPES[t, r, 0, 0]
-    b = (base_y + SHAPES[t, r, 1, 1]) * X_SPAN + base_x + SHAPES[t, r, 1, 0]
-    c = (base_y + SHAPES[t, r, 2, 1]) * X_SPAN + base_x + SHAPES[t, r, 2, 0]
-    d = (base_y + SHAPES[t, r, 3, 1]) * X_SPAN + base_x + SHAPES[t, r, 3, 0]
-    if a > b:
-        a, b = b, a
-    if c > d:
-        c, d = d, c
-    if a > c:
-        a, c = c, a
-    if b > d:
-        b, d = d, b
-    if b > c:
-        b, c = c, b
-    return ((a * 512 + b) * 512 + c) * 512 + d
+    a = y + PIECE_DY[t, r, 0]
+    b = y + PIECE_DY[t, r, 1]
+    new_rows = work[WK_NEW_ROWS : WK_NEW_ROWS + 4]
+    lines = 0
+    if a >= 0:
+        for row in range(a, b + 1):
+            m = rows[row] | ((PIECE_ROWS[t, r, row - y] << (x + PAD)) >> PAD)
+            new_rows[row - a] = m
+            if m == FULL_ROW:
+                lines += 1
+    if a < 0 or lines > 0 or work[WK_FLAGS] != 0:
+        scratch = work[WK_SCRATCH : WK_SCRATCH + H]
+        scratch[:] = rows
+        lines, above = lock_and_clear_masks(scratch, t, x, y, r)
+        perfect = False
+        if lines > 0:
+            perfect = True
+            for row in range(H):
+                if scratch[row] != 0:
+                    perfect = False
+                    break
+        mask_features(scratch, feat)
+        top_out = above or (nt >= 0 and _mask_collides(scratch, nt, SPAWN_X, SPAWN_Y, 0))
+        return lines, top_out, perfect
+    base = work[WK_BASE : WK_BASE + FEATURES_LEN]
+    heights = feat[F_HEIGHTS : F_HEIGHTS + W]
+    heights[:] = base[F_HEIGHTS : F_HEIGHTS + W]
+    holes = base[F_HOLES]
+    aggregate = base[F_AGGREGATE]
+    max_height = base[F_MAX_HEIGHT]
+    c0 = x + PIECE_DX[t, r, 0]
+    c1 = x + PIECE_DX[t, r, 1]
+    for c in range(c0, c1 + 1):
+        h = H - y - PIECE_TOP[t, r, c - x]
+        grow = 0
+        if h > heights[c]:
+            grow = h - heights[c]
+            heights[c] = h
+            if h > max_height:
+                max_height = h
+        aggregate += grow
+        holes += grow - PIECE_COUNT[t, r, c - x]
+    bumpiness = base[F_BUMPINESS]
+    for c in range(max(c0 - 1, 0), min(c1, W - 2) + 1):
+        bumpiness += abs(heights[c] - heights[c + 1]) - work[WK_BUMP + c]
+    wells = base[F_WELLS]
+    for c in range(max(c0 - 1, 0), min(c1 + 1, W - 1) + 1):
+        wells += _well(heights, c) - work[WK_WELL + c]
+    row_trans = base[F_ROW_TRANSITIONS]
+    for row in range(a, b + 1):
+        row_trans += _row_transitions(new_rows[row - a]) - work[WK_ROW_TRANS + row]
+    col_trans = base[F_COL_TRANSITIONS]
+    for row in range(max(a, 1), min(b + 1, H - 1) + 1):
+        upper = new_rows[row - 1 - a] if row - 1 >= a else rows[row - 1]
+        lower = new_rows[row - a] if row <= b else rows[row]
+        col_trans += POPCOUNT[upper ^ lower] - work[WK_COL_TRANS + row]
+    if b == H - 1:  # the floor counts as filled
+        col_trans += POPCOUNT[~new_rows[b - a] & FULL_ROW] - POPCOUNT[~rows[H - 1] & FULL_ROW]
+    feat[F_MAX_HEIGHT] = max_height
+    feat[F_AGGREGATE] = aggregate
+    feat[F_HOLES] = holes
+    feat[F_BUMPINESS] = bumpiness
+    feat[F_WELLS] = wells
+    feat[F_ROW_TRANSITIONS] = row_trans
+    feat[F_COL_TRANSITIONS] = col_trans
+    if a > SPAWN_LAST_ROW:
+        top_out = work[WK_FLAGS + 1] != 0
+    else:
+        top_out = nt >= 0 and _spawn_blocked(rows, new_rows, a, b, nt)
+    return 0, top_out, False
 
 
 @njit(cache=True)
-def simulate_lock(
-    rows: np.ndarray,
-    scratch: np.ndarray,
-    st: np.ndarray,
-    seq: np.ndarray,
-    t: int,
-    x: int,
-    y_land: int,
-    r: int,
-    drop_rows: int,
-    spin: int,
-    row: np.ndarray,
-    feat: np.ndarray,
-) -> None:
-    """Play a lock on a copy of the row masks; fill one candidate row and its afterstate features.
-
-    Scores exactly as `lock_active` will when the placement is played.
-    """
-    scratch[:] = rows
-    lines, above = lock_and_clear_masks(scratch, t, x, y_land, r)
-    perfect = lines > 0 and not scratch.any()
-    points, _, _ = clear_score(
-        st[S_SCORING], lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
-    )
-    drop = 0 if st[S_SCORING] == SCORING_CLASSIC else DROP_POINTS_PER_ROW * drop_rows
-    top_out = above
-    if not top_out and st[S_QPOS] < seq.shape[0]:
-        top_out = _mask_collides(scratch, seq[st[S_QPOS]], SPAWN_X, SPAWN_Y, 0)
-    row[C_LINES] = lines
-    row[C_DROP] = drop
-    row[C_CLEAR] = points
-    row[C_SCORE_DELTA] = drop + points
-    row[C_TOP_OUT] = 1 if top_out else 0
-    row[C_SPIN] = spin
-    mask_features(scratch, feat)
+def _spawn_blocked(rows: np.ndarray, new_rows: np.ndarray, a: int, b: int, nt: int) -> bool:
+    """Whether piece `nt` collides at the spawn with `rows`, rows a..b replaced by `new_rows`."""
+    for dy in range(4):
+        bits = PIECE_ROWS[nt, 0, dy]
+        row = SPAWN_Y + dy
+        if bits == 0 or row < 0:
+            continue
+        m = new_rows[row - a] if a <= row <= b else rows[row]
+        if m & (bits << SPAWN_X):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -569,59 +746,106 @@ def generate_candidates(
     Candidates are in (rotation, x) order; identical outcomes keep the one that scores more (on a
     tie the lower rotation). Returns the count and stores it in `st[S_NCAND]`.
     """
+    work = np.empty(WORK_LEN, np.int64)
+    visited = np.zeros(VISITED_LEN, np.int8)
+    return generate_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
+
+
+@njit(cache=True)
+def generate_candidates_into(
+    board: np.ndarray,
+    st: np.ndarray,
+    seq: np.ndarray,
+    cinfo: np.ndarray,
+    cfeat: np.ndarray,
+    work: np.ndarray,
+    visited: np.ndarray,
+) -> int:
+    """`generate_candidates` with caller-owned buffers (`WORK_LEN` int64, `VISITED_LEN` int8
+    zeros, left zeroed), so a batch of games allocates nothing per step."""
     t = st[S_ACTIVE]
-    best_y = np.empty((4, X_SPAN), np.int64)
-    mode = np.zeros((4, X_SPAN), np.int64)
+    nt = seq[st[S_QPOS]] if st[S_QPOS] < seq.shape[0] else -1
+    rows = work[WK_ROWS : WK_ROWS + H]
+    row_masks(board, rows)
+    win = work[WK_WIN : WK_WIN + WIN_LEN]
+    _windows(rows, win)
+    best_y = work[WK_BEST_Y : WK_BEST_Y + 4 * N_XS]
+    best_mode = work[WK_BEST_MODE : WK_BEST_MODE + 4 * N_XS]
     initial_mode = 0
     if st[S_LAST_ROT] == 1:
         initial_mode = 2 if st[S_LAST_KICK] == 4 else 1
-    _reachable(board, t, st[S_X], st[S_Y], st[S_ROT], initial_mode, best_y, mode)
-    keys = np.empty(MAX_CANDIDATES, np.int64)
-    rows = np.empty(H, np.int64)
-    row_masks(board, rows)
-    below = _first_filled_below(board)
-    scratch = np.empty(H, np.int64)
-    spare_row = np.empty(CINFO_LEN, np.int64)
-    spare_feat = np.empty(FEATURES_LEN, np.int64)
+    _search(
+        win, t, st[S_X], st[S_Y], st[S_ROT], initial_mode, visited, work[WK_QUEUE:WK_WIN],
+        best_y, best_mode,
+    )  # fmt: skip
+    _base(rows, work, nt)
+    heights = work[WK_BASE + F_HEIGHTS : WK_BASE + F_HEIGHTS + W]
+    slot_of = work[WK_SLOT : WK_SLOT + 64]
+    slot_y = work[WK_SLOT_Y : WK_SLOT_Y + 64]
+    slot_of[:] = -1
+    scoring = st[S_SCORING]
     n = 0
     for r in range(4):
-        for xi in range(X_SPAN):
-            y = best_y[r, xi]
+        for xi in range(N_XS):
+            y = best_y[r * N_XS + xi]
             if y < Y_MIN:
                 continue
-            x = xi - X_OFF
-            drop_rows = _drop_rows(below, t, x, y, r)
-            y_land = y + drop_rows
-            spin = SPIN_NONE
-            if drop_rows == 0 and mode[r, xi] > 0:
-                spin = spin_kind(board, t, x, y_land, r, 4 if mode[r, xi] == 2 else 0)
-            key = _cells_key(t, x, y_land, r)
-            slot = n
-            for k in range(n):
-                if keys[k] == key:
-                    slot = k
+            x = xi + X_LO
+            # Hard drop: from the column heights when the piece is above the stack in every
+            # column it spans, else row by row.
+            fall = H
+            for c in range(x + PIECE_DX[t, r, 0], x + PIECE_DX[t, r, 1] + 1):
+                room = H - heights[c] - 1 - y - PIECE_BOTTOM[t, r, c - x]
+                if room < 0:
+                    fall = -1
                     break
-            target = cinfo[slot]
-            if slot < n:
-                # Same outcome as an earlier (lower-rotation) placement: keep the higher score.
-                simulate_lock(
-                    rows, scratch, st, seq, t, x, y_land, r, drop_rows, spin, spare_row, spare_feat
+                fall = min(fall, room)
+            land = y + fall
+            if fall < 0:
+                piece = PIECE_WINDOW[t, r] << (x + PAD)
+                land = y
+                while (win[land + 1 - WIN_Y0] & piece) == 0:
+                    land += 1
+            drop_rows = land - y
+            spin = SPIN_NONE
+            mode = best_mode[r * N_XS + xi]
+            if drop_rows == 0 and mode > 0:
+                spin = spin_kind(board, t, x, land, r, 4 if mode == 2 else 0)
+            drop = 0 if scoring == SCORING_CLASSIC else DROP_POINTS_PER_ROW * drop_rows
+            # Same cells as an earlier placement? Only a rotation with the shape of an earlier one
+            # can be (I, O, S, Z); it maps onto one (rotation, x, row) of that earlier rotation.
+            key = PIECE_CANON[t, r, 0] * 16 + x + PIECE_CANON[t, r, 1] - X_LO + 1
+            key_y = land + PIECE_CANON[t, r, 2]
+            slot = slot_of[key]
+            if slot >= 0 and slot_y[key] == key_y:
+                lines = cinfo[slot, C_LINES]
+                perfect = lines > 0 and cfeat[slot, F_AGGREGATE] == 0
+                points, _, _ = clear_score(
+                    scoring, lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
                 )
-                if spare_row[C_SCORE_DELTA] <= target[C_SCORE_DELTA]:
+                if drop + points <= cinfo[slot, C_SCORE_DELTA]:
                     continue
-                target[:] = spare_row
-                cfeat[slot, :] = spare_feat
             else:
-                simulate_lock(
-                    rows, scratch, st, seq, t, x, y_land, r, drop_rows, spin, target, cfeat[slot]
-                )
-                keys[n] = key
+                slot = n
                 n += 1
-            target[C_X] = x
-            target[C_ROT] = r
-            target[C_Y_START] = y
-            target[C_Y_LAND] = y_land
-            target[C_ACTION] = r * PLACEMENT_XS + x - MIN_X
+                if slot_of[key] < 0:
+                    slot_of[key] = slot
+                    slot_y[key] = key_y
+                lines, top_out, perfect = _afterstate(rows, work, t, x, land, r, nt, cfeat[slot])
+                points, _, _ = clear_score(
+                    scoring, lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
+                )
+                cinfo[slot, C_LINES] = lines
+                cinfo[slot, C_TOP_OUT] = 1 if top_out else 0
+            cinfo[slot, C_X] = x
+            cinfo[slot, C_ROT] = r
+            cinfo[slot, C_Y_START] = y
+            cinfo[slot, C_Y_LAND] = land
+            cinfo[slot, C_SCORE_DELTA] = drop + points
+            cinfo[slot, C_DROP] = drop
+            cinfo[slot, C_CLEAR] = points
+            cinfo[slot, C_SPIN] = spin
+            cinfo[slot, C_ACTION] = r * PLACEMENT_XS + x - MIN_X
     st[S_NCAND] = n
     return n
 
