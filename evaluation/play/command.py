@@ -14,11 +14,16 @@ import contextlib
 import curses
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaluation.play.games import GAMES, OPTIONS, PlayError, Setup
 
+if TYPE_CHECKING:
+    from evaluation.core.rundir import GameFiles, RunDir
+
 INTERRUPTED = 130
+GAME_OPTIONS = frozenset().union(*OPTIONS.values())
+"""Options some games take (`games.OPTIONS` says which)."""
 
 
 def add_parser(sub: Any) -> None:
@@ -62,13 +67,10 @@ def add_parser(sub: Any) -> None:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    allowed = OPTIONS[args.game]
-    for name in ("seed", "difficulty", "mode", "max_pieces", "size", "opponent", "mark"):
-        if getattr(args, name) is not None and name not in allowed:
+    """Refuse an option the chosen game does not take (naming both)."""
+    for name in sorted(GAME_OPTIONS - OPTIONS[args.game]):
+        if getattr(args, name) is not None:
             raise PlayError(f"--{name.replace('_', '-')} does not apply to {args.game}")
-    for name in ("rung", "colour", "variant"):
-        if getattr(args, name) is not None and name not in allowed:
-            raise PlayError(f"--{name} does not apply to {args.game}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -139,10 +141,14 @@ def _short(value: object) -> bool:
     return isinstance(value, int | float | str | bool) and len(str(value)) <= 40
 
 
-def _finish(run_dir: Any, files: Any, interrupted: bool) -> int:
+def _finish(run_dir: RunDir, files: GameFiles, interrupted: bool) -> int:
     """Verify the log, record the game in the run directory, and say where it is."""
     from evaluation.core.verify import verify_log
 
+    if not files.log.exists():  # quit before the first question: nothing was played
+        run_dir.write_manifest("interrupted", [files.key], [])
+        print(f"quit before the game started; nothing was recorded in {run_dir.path}")
+        return INTERRUPTED
     report = verify_log(files.log)
     finished = report.ok and not interrupted
     if finished:
