@@ -159,6 +159,26 @@ def test_an_unfinished_result_is_marked_as_the_closing_table_marks_it(
     assert "* incomplete: the model failed or was stopped; not comparable" in text
 
 
+def test_policy_pages_show_the_published_episodes_with_the_runs_tokens_and_cost(
+    results: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "results"
+    shutil.copytree(results, copy)
+    path = copy / "run" / "results" / "heuristic" / "snake.json"
+    data = json.loads(path.read_text())
+    for episode in data["episodes"]:
+        episode.update(promptTokens=1200, completionTokens=34, costUsd=0.0123)
+    path.write_text(json.dumps(data))
+    _build(tmp_path / "dist", [copy])
+    page = tmp_path / "dist" / "narcade" / "policies" / "heuristic.html"
+    games = _page_data(page)["games"]
+    assert [block["source"] for block in games["snake"]] == ["Test run"]  # the run not twice
+    assert [e["costUsd"] for e in games["snake"][0]["episodes"]] == [0.0123, 0.0123]
+    text = page.read_text(encoding="utf-8")
+    assert "Tokens in" in text and "$0.0123" in text and "1,200" in text
+    assert text.count("Tokens in") == 1  # only the game whose run recorded usage
+
+
 def test_a_publication_alone_with_its_comparison(results: Path, tmp_path: Path) -> None:
     files = sorted((results / "run" / "results").glob("*/*.json"))
     second = tmp_path / "second.json"

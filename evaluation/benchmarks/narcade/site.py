@@ -583,14 +583,27 @@ def _latency(episode: Mapping[str, Any]) -> str:
     return esc(f"{latency['p50']:g} / {latency.get('p95'):g}")
 
 
+def _richest(
+    source: Source, model: str, game: str, runs_of: Mapping[str, Source]
+) -> dict[str, Any]:
+    entry = source.entries[(model, game)]
+    run = runs_of.get(source.key)
+    if run is None or (model, game) not in run.entries:
+        return entry
+    return {**entry, "episodes": run.entries[(model, game)]["episodes"]}
+
+
 def policy_page(
     build: SiteBuild,
     model: str,
     name: str,
     sources: Sequence[Source],
     replays: Replays,
+    runs_of: Mapping[str, Source] | None = None,
 ) -> str:
-    """The page of one policy: per game a strip plot of its scores and its episodes."""
+    """The page of one policy: per game a strip plot of its scores and its episodes. A
+    publication made from a run in `runs_of` shows that run's episodes (the same seeds and
+    scores, plus the tokens and cost a publication leaves out)."""
     page = f"{SECTION}/policies/{safe_name(model)}.html"
     parts = [f"<p>Policy <code>{esc(model)}</code>.</p>"]
     data: dict[str, Any] = {"model": model, "games": {}}
@@ -605,7 +618,11 @@ def policy_page(
         )
     )
     for game in TABLE_GAMES:
-        held = [(s, s.entries[(model, game)]) for s in sources if (model, game) in s.entries]
+        held = [
+            (s, _richest(s, model, game, runs_of or {}))
+            for s in sources
+            if (model, game) in s.entries
+        ]
         if not held:
             continue
         groups = {
@@ -730,10 +747,15 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
             load_publication(path, key) if kind == "publication" else load_run(path, key)
         )
     build.section(SECTION, "NARCADE", section_summary(sources))
+    sources_by_key = {s.key: s for s in sources}
     replays = add_replays(build, [s for s in sources if s.kind == "run"])
     names = _names(sources)
+    publications = [s for s in sources if s.kind == "publication"]
+    covered = {s.key: published_in(s, publications) for s in sources if s.kind == "run"}
+    runs_of = {pub.key: sources_by_key[run] for run, pub in covered.items() if pub is not None}
+    shown = [s for s in sources if covered.get(s.key) is None]
     for model, name in names.items():
-        policy_page(build, model, name, sources, replays)
+        policy_page(build, model, name, shown, replays, runs_of)
     index = f"{SECTION}/index.html"
     body = [
         "<p>Models choose one primitive action at a time from a structured game state: a "
@@ -741,11 +763,9 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
         "Tetris. Scores are raw: food eaten, safe squares revealed (the automatic opening "
         "included), classic line-clear points. A capped game is not a win.</p>"
     ]
-    publications = [s for s in sources if s.kind == "publication"]
     for source in sorted(sources, key=lambda s: s.kind != "publication"):
         download = build.json(f"{SECTION}/{source.kind}s/{source.key}.json", _download(source))
-        covered = published_in(source, publications) if source.kind == "run" else None
-        body.append(_source_html(source, index, names, replays, download, covered))
+        body.append(_source_html(source, index, names, replays, download, covered.get(source.key)))
     data = {
         "sources": [
             {
