@@ -7,9 +7,11 @@ Inputs it claims: a NARCADE publication (`publish.py`, a JSON file), a NARCADE r
 - `narcade/index.html`: each publication's mean raw scores per policy and game (the table the
   benchmark publishes), its settings per game, per-seed scores, the error counts and a paired
   comparison when it holds one; each run's closing table (`report.py`: an unfinished result file's
-  mean is marked `*`), and its replays, with every log the builder refused listed as refused;
+  mean is marked `*`), the same details unless a publication on the page was made from it, and
+  its replays, with every log the builder refused listed as refused (and said on stderr);
 - `narcade/policies/<policy>.html`: per game the score of every episode as a strip plot, then the
   episodes (end, errors, latency, tokens and cost where the run recorded them, the replay);
+  a published run's episodes appear once, under its publication;
 - `narcade/replays/<run>/<policy>/<game>/<seed>.html`: every log of a run that verifies,
   re-simulated into frames (`site_frames.py`) drawn by the `snake`, `minesweeper` or `tetris`
   viewer.
