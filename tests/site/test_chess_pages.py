@@ -250,6 +250,9 @@ def test_a_replay_seeked_to_the_end_shows_the_final_position(
     moves[1].click()  # the model's first move (it plays black): the frame after decision 0
     assert browser.find_element(By.ID, "position").text == f"decision 1 / {last}"
     assert "current" in moves[1].get_attribute("class")
+    facts = " ".join(browser.find_element(By.CSS_SELECTOR, "#board .chs-facts").text.split())
+    first = saved["calls"][0]["latencyMs"]
+    assert f"Answer time {first:.1f} ms" in facts or f"Answer time {first / 1000:.2f} s" in facts
     screenshot(browser, "chess-replay-first-move")
 
 

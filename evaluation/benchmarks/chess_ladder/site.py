@@ -425,7 +425,11 @@ class _Pages:
         ]
         if game.pgn is not None:
             intro.append(f"<p>{pgn_link(slug, game, 'Download the PGN')} (grades as comments).</p>")
-        grades = {"grades": saved.get("grades", []), "source": "run results"}
+        grades = {
+            "grades": saved.get("grades", []),
+            "answerMs": [call.get("latencyMs") for call in saved.get("calls", [])],
+            "source": "run results",
+        }
         intro.append(
             f'<script type="application/json" id="chess-grades">{inline_json(grades)}</script>'
         )

@@ -2,8 +2,9 @@
  * at the bottom), the last move highlighted, and the game's move list in PGN notation with the
  * judgements (?! inaccuracy, ? mistake, ?? blunder); clicking a move seeks the player there.
  * Frames: evaluation/benchmarks/chess_ladder/site_frames.py. Official grades (graded at the run's
- * --grade-nodes) come from the page's #chess-grades JSON (`grades`, each with its ply) when present;
- * otherwise each model move shows the quick judgement its frame derives from the log. */
+ * --grade-nodes) come from the page's #chess-grades JSON (`grades`, each with its ply; `answerMs`,
+ * each answer's wall time) when present; otherwise each model move shows the quick judgement its
+ * frame derives from the log. */
 (function () {
   "use strict";
 
@@ -86,21 +87,26 @@
     return squares;
   }
 
-  function pageGrades() {
+  /* What the page adds from the run's results (#chess-grades): `grades` (each with its ply) and
+   * `answerMs` (the wall time of each decision's answer, in order); {} without it. */
+  function runResults() {
     var node = document.getElementById("chess-grades");
     if (!node) {
       return {};
     }
     try {
-      var data = JSON.parse(node.textContent);
-      var byPly = {};
-      (data && data.grades ? data.grades : []).forEach(function (grade) {
-        byPly[grade.ply] = grade;
-      });
-      return byPly;
+      return JSON.parse(node.textContent) || {};
     } catch (error) {
       return {};
     }
+  }
+
+  function pageGrades() {
+    var byPly = {};
+    (runResults().grades || []).forEach(function (grade) {
+      byPly[grade.ply] = grade;
+    });
+    return byPly;
   }
 
   /* Every move of the game in order, with the frame that shows the position after it. */
@@ -197,6 +203,7 @@
     root.appendChild(side);
     el.appendChild(root);
     var state = {
+      answerMs: runResults().answerMs || [],
       replay: replay,
       board: board,
       facts: facts,
@@ -303,6 +310,10 @@
     fact(facts, "Evaluation", evalText(replay, index));
     if (frame.verdict && frame.verdict !== "legal") {
       fact(facts, "Answer", frame.verdict + " (try " + frame.attempt + ")" + (frame.feedback ? ": " + frame.feedback : ""));
+    }
+    var took = index > 0 ? state.answerMs[index - 1] : null;
+    if (typeof took === "number") {
+      fact(facts, "Answer time", took < 1000 ? took.toFixed(1) + " ms" : (took / 1000).toFixed(2) + " s");
     }
     fact(facts, "Rejected so far", frame.rejected);
     fact(facts, "FEN", frame.fen, "chess-fen");
