@@ -4,8 +4,9 @@ From ladder run directories (a `manifest.json` naming `chess-ladder`, or a folde
 ratings with their 95% intervals (a table and an interval plot with the rungs for scale), W/D/L
 by variant and rung, a page per policy with its games, and a replay of every game whose log the
 run holds, drawn by `viewers/chess.js` with the moves in PGN notation and the run's grades
-(inaccuracy ?!, mistake ?, blunder ??). Each game's PGN (grades as comments) is offered for
-download from its replay page, and all of a policy's PGN texts are written as one JSON file.
+(inaccuracy ?!, mistake ?, blunder ??) and each answer's time. Each game's PGN (grades as
+comments) downloads from its replay page and its policy's page, and a policy's PGN texts are also
+written as one JSON file.
 Ratings come from the run's `report.json`, written when the run finished; a run cut short shows
 its games without a rating.
 """
