@@ -142,7 +142,9 @@ def test_a_bad_entry_stops_the_build_naming_it(tmp_path: Path) -> None:
         build_site(tmp_path / "dist", [root])
 
 
-def test_an_arena_run_directory_gets_a_page_with_its_match_replays(tmp_path: Path) -> None:
+def test_an_arena_run_directory_or_a_folder_of_runs_gets_a_page_with_its_match_replays(
+    tmp_path: Path,
+) -> None:
     run = tmp_path / "run"
     assert cli.main(["arena", "--policy", "random", "--output-dir", str(run)]) == 0
     build_site(tmp_path / "dist", [run])
@@ -150,6 +152,11 @@ def test_an_arena_run_directory_gets_a_page_with_its_match_replays(tmp_path: Pat
     assert "arena-categories" in page and "arena-matches" in page
     assert len(list((tmp_path / "dist" / "arena" / "runs" / "run").rglob("match-*.html"))) == 24
     assert 'href="runs/run.html"' in (tmp_path / "dist" / "arena" / "index.html").read_text()
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    shutil.copytree(run, folder / "first")
+    build_site(tmp_path / "dist2", [folder])
+    assert (tmp_path / "dist2" / "arena" / "runs" / "first.html").is_file()
 
 
 # --- in a browser -------------------------------------------------------------------------------

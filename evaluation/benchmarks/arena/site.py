@@ -62,6 +62,17 @@ def is_arena_run(path: Path) -> bool:
         return False
 
 
+def arena_runs_in(path: Path) -> list[Path]:
+    """The arena runs an input holds: itself, or (a folder of runs) every sub-folder when each
+    one is an arena run; [] otherwise."""
+    if is_arena_run(path):
+        return [path]
+    if not path.is_dir():
+        return []
+    children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return children if children and all(is_arena_run(p) for p in children) else []
+
+
 # --- shared pieces ------------------------------------------------------------------------------
 
 
@@ -356,8 +367,8 @@ def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
             except EntryError as error:
                 raise SiteError(str(error)) from None
             used.append(path)
-        elif is_arena_run(path):
-            pages.runs.append(path)
+        elif arena_runs_in(path):
+            pages.runs.extend(arena_runs_in(path))
             used.append(path)
     if used:
         ids = [e.id for e in pages.entries]
