@@ -41,7 +41,8 @@ def _shown(path: Path) -> str:
 
 def build_site(output: str | Path, inputs: Sequence[str | Path] | None = None) -> SiteBuild:
     """Build the site into `output` from `inputs` (None: the shipped results); every input must
-    be claimed by some benchmark's `site` hook. Returns the finished build."""
+    be claimed by the `site` hook of a registered benchmark (importing `evaluation.benchmarks`
+    registers them; `arcade-eval` does). Returns the finished build."""
     paths = default_inputs() if inputs is None else [Path(p) for p in inputs]
     for path in paths:
         if not path.exists():

@@ -72,7 +72,7 @@
       fields[pair[0]] = html("dd", "tetris-" + pair[0], stats, "\u2014");
     });
     var legend = html("p", "note tetris-legend", side,
-      "Outlined in white: the placement just played. Faint: the piece in play and where it would drop.");
+      "Faint: the piece in play; dashed: where it would drop; outlined in white (when the log names one): the placement just played.");
     legend.style.maxWidth = "16rem";
     var charts = html("div", "tetris-charts", el);
     return { boardBox: boardBox, fields: fields, charts: charts, replay: null, cursors: [] };
