@@ -256,3 +256,32 @@ def test_chess_typed_moves_are_checked_before_they_are_played():
     keys.press(question, "3")
     assert check_answer(question, keys.press(question, "enter")).uci == "g1f3"
     assert "your move" in "\n".join(keys.view(question).lines)
+
+
+def test_tetris_ghost_covers_exactly_the_cells_each_placement_adds():
+    from arcade_gym.tetris.render import active_cells
+    from evaluation.play.tetris import board_of, ordered
+
+    game = TetrisGame("seed-02")
+    for _ in range(6):  # a few pieces in, so the stack has a shape
+        question = game.question("IQ")
+        middle = ordered(question)[len(question.candidates) // 2]
+        game.play(middle.placement.x, middle.placement.rotation)
+    question = game.question("IQ")
+    board = board_of(question)
+    checked = 0
+    for candidate in question.candidates:
+        if candidate.lines_cleared:
+            continue
+        ghost = landing(question, candidate)
+        assert ghost is not None
+        rows, cols = active_cells(ghost, board.shape)
+        added = {
+            (r, c)
+            for r, row in enumerate(candidate.grid)
+            for c, cell in enumerate(row)
+            if cell is not None and board[r, c] == 0
+        }
+        assert set(zip(rows.tolist(), cols.tolist(), strict=True)) == added
+        checked += 1
+    assert checked >= 9  # every placement of the piece (an O has nine)
