@@ -165,3 +165,18 @@ def test_a_chess_game_against_the_weakest_rung_verifies(tmp_path):
     assert report.result["endReason"] == "forfeit"
     assert report.result["moves"][0] == "e2e4"
     assert report.header["settings"]["rung"] == "random"
+
+
+def test_without_stockfish_weak_rungs_play_unjudged_and_stockfish_rungs_say_how_to_install(
+    monkeypatch,
+):
+    from evaluation.play.chess_side import UnjudgedSide, other_side
+    from policies.engines.uci import STOCKFISH_ENV
+
+    monkeypatch.setenv(STOCKFISH_ENV, "/nonexistent/stockfish")
+    with pytest.raises(PlayError, match="apt-get install stockfish"):
+        GAMES["chess"](options(rung="stockfish-1350"))
+    side, close = other_side(object(), "standard")
+    assert isinstance(side, UnjudgedSide)
+    assert side.measure(None, 0, 0) is None  # type: ignore[arg-type]
+    close()
