@@ -252,3 +252,23 @@ def test_a_shipped_folder_with_an_index_and_a_few_logs_builds_and_verifies(
         if game.slug == "heuristic":
             assert f'<td>{game.seed}</td><td class="num">{game.score:,}</td>' in page
     assert "random-IQ-seed-02.html" in (tetris / "brains" / "random.html").read_text()
+
+
+def test_two_runs_get_a_page_each_under_one_section(tetris_run: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from evaluation.site.build import SiteError
+
+    for name in ("quick-a", "quick-b"):
+        shutil.copytree(tetris_run, tmp_path / name)
+    build_site(tmp_path / "dist", [tmp_path / "quick-a", tmp_path / "quick-b"])
+    tetris = tmp_path / "dist" / "tetris"
+    index = (tetris / "index.html").read_text()
+    assert 'href="quick-a/index.html"' in index and 'href="quick-b/index.html"' in index
+    for name in ("quick-a", "quick-b"):
+        assert (tetris / name / "leaderboard.json").is_file()
+        assert (tetris / name / "brains" / "heuristic.html").is_file()
+
+    (tmp_path / "quick-b" / "leaderboard.json").unlink()
+    with pytest.raises(SiteError, match=r"quick-b has no leaderboard\.json: the run is unfinished"):
+        build_site(tmp_path / "dist2", [tmp_path / "quick-b"])
