@@ -14,7 +14,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-PolicyKind = Literal["baseline", "heuristic", "search", "llm", "classifier", "rl", "engine"]
+PolicyKind = Literal[
+    "baseline", "heuristic", "search", "llm", "classifier", "rl", "engine", "human"
+]
 
 
 class ServiceFailureError(Exception):

@@ -14,10 +14,9 @@ import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from evaluation.play.human import Human, Keys
-from policies.base import Policy
 
 HUMAN_LIMIT_MS = 86_400_000.0
 """A day per decision: the call limit every benchmark is given for a person."""
@@ -62,9 +61,7 @@ def tetris(args: argparse.Namespace) -> Setup:
         raise PlayError(f"--max-pieces takes 1 to {PIECE_CAP} (the protocol's cap), got {pieces}")
 
     def play(human: Human, log: Path) -> Any:
-        # `policies.base.PolicyKind` does not list "human" (yet): the protocol is met otherwise.
-        person = cast(Policy, human)
-        return play_tetris(person, seed, mode, log, budget_ms=HUMAN_LIMIT_MS, piece_cap=pieces)
+        return play_tetris(human, seed, mode, log, budget_ms=HUMAN_LIMIT_MS, piece_cap=pieces)
 
     settings = {"mode": mode, "pieceCap": pieces}
     return Setup(BENCHMARK_ID, TetrisKeys(), seed, settings, play)

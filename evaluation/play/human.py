@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from evaluation.play.screen import Screen, View
-from policies.base import DecisionContext
+from policies.base import DecisionContext, PolicyKind
 
 QUIT = "q"
 HELP = "?"
@@ -48,7 +48,7 @@ class Human:
     slug = "human"
     name = "human"
     description = "a person at the keyboard (arcade-eval play)"
-    kind = "human"
+    kind: PolicyKind = "human"
     adapter_version = "1"
 
     def __init__(self, keys: Keys, screen: Screen, footer: Sequence[str] = ()) -> None:
