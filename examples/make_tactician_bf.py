@@ -1,19 +1,20 @@
 """Write the arena entry `tactician`: a Brainfuck engine that wins if it can, else blocks, else
-takes the centre, else the first empty square.
+makes or stops a fork, else makes a threat, else takes the centre, else develops a line.
 
 Every decision happens when the Brainfuck runs; this script only emits text. The engine reads the
 board size first and runs one of three programs laid out for 3x3 (k = 3), 5x5 (k = 4) or 10x10
 (k = 5). Each board square is a block of tape cells on a grid one column wider than the board,
-with wall blocks in that extra column and in k + 1 rows below it, so every k-long window in the
-four directions (strides 1, W, W + 1 and W - 1, all forward) is the same tape pattern from its
-first square and a window that leaves the board holds a wall.
+with wall blocks in that extra column and in k rows below it, so every k-long window in the four
+directions (strides 1, W, W + 1 and W - 1, all forward) is the same tape pattern from its first
+square and a window that leaves the board holds a wall.
 
-A square's value is 0 (empty), 1 (the mover's), k (the opponent's) or k(k-1)+1 (a wall), so a
-window's sum is k-1 exactly when it holds k-1 of the mover's stones and one empty square (a win
-there), and k(k-1) exactly when it holds k-1 of the opponent's (a block there). One Brainfuck loop
-per direction walks every square, sums its window and marks the window's empty square. Four
-passes then print the first marked win, else the first marked block, else the centre when it is
-empty, else the first empty square.
+A square's value is 0 (empty), 1 (the mover's), k + 1 (the opponent's) or more than k(k + 1) (a
+wall), so a window's sum says exactly how many stones of one side it holds when it holds none of
+the other's: k - 1 of the mover's is a win on its empty square, k - 1 of the opponent's a block,
+k - 2 a threat (two squares in threat windows make a fork), and so on. One Brainfuck loop per
+direction walks every square, sums its window and counts, on each empty square of the window,
+the windows of each kind it lies in. Passes over the squares then print the first square of the
+best kind (`passes`); ties go to the first square in row-major order.
 
 Run `python examples/make_tactician_bf.py` to rewrite `seeds/arena/entries/tactician/engine.bf`
 (or give another output path).
@@ -33,8 +34,10 @@ from make_first_empty_bf import Emitter  # the sibling example's emitter
 CHAR, F3, F5, F10, SIDE_X, SIDE_O, SCRATCH = range(7)
 BASE = 16
 # Fields of a square's block.
-RUN, VALUE, EMPTY, WIN, BLOCK, ACC, FLAG1, FLAG2, TMP, ROW, COL, SEARCH = range(12)
-BLOCK_SIZE = 12
+RUN, VALUE, EMPTY, ACC, FLAG1, TMP, ROW, COL, SEARCH, SUM = range(10)
+# Marks: how many windows of each kind the square is the empty of.
+WIN, BLOCK, THREAT, THREAT_AGAINST, DEVELOP, NEAR = range(10, 16)
+BLOCK_SIZE = 16
 
 
 class Board:
@@ -45,7 +48,8 @@ class Board:
         self.k = k
         self.width = size + 1
         self.squares = size * self.width
-        self.wall = k * (k - 1) + 1
+        self.opponent = k + 1
+        self.wall = k * self.opponent + 1
         self.blocks = self.squares + (k - 1) * (self.width + 1) + 1
 
     def at(self, block: int, field: int) -> int:
@@ -112,7 +116,7 @@ def layout(e: Emitter, b: Board) -> None:
 
 def parse(e: Emitter, b: Board, own: str) -> None:
     """Read the rows: `.` sets EMPTY, the mover's stones VALUE 1, the opponent's VALUE k."""
-    value_x, value_o = (1, b.k) if own == "X" else (b.k, 1)
+    value_x, value_o = (1, b.opponent) if own == "X" else (b.opponent, 1)
     for row in range(b.size):
         for col in range(b.size):
             block = b.block(row, col)
@@ -136,45 +140,64 @@ def parse(e: Emitter, b: Board, own: str) -> None:
         e.emit(",[-]")  # the newline
 
 
+def targets(b: Board) -> list[tuple[int, int]]:
+    """(mark, window sum): the window kinds a square is marked for. With own stones worth 1 and
+    the opponent's k + 1, a sum below k + 1 counts own stones in a window without the opponent's,
+    a multiple of k + 1 the opponent's in one without own stones."""
+    k, opp = b.k, b.opponent
+    out = [(WIN, k - 1), (BLOCK, opp * (k - 1)), (THREAT, k - 2), (THREAT_AGAINST, opp * (k - 2))]
+    if k >= 4:
+        out.append((DEVELOP, k - 3))
+    if k >= 5:
+        out.append((NEAR, k - 4))
+    return out
+
+
 def windows(e: Emitter, b: Board, stride: int) -> None:
-    """Mark the empty square of every window (from each square, along `stride`) that wins or
-    must be blocked."""
+    """Count, on each empty square, the windows (from each square, along `stride`) of each kind
+    of `targets` it lies in."""
     k = b.k
 
     def body(e: Emitter) -> None:
-        acc, win, block = b.at(0, ACC), b.at(0, FLAG1), b.at(0, FLAG2)
+        total, acc, flag, tmp = b.at(0, SUM), b.at(0, ACC), b.at(0, FLAG1), b.at(0, TMP)
         for j in range(k):
             cell = j * stride
-            copy_add(e, b.at(cell, VALUE), acc, b.at(cell, TMP))
-        e.add(acc, -(k - 1))
-        e.add(win, 1)
-        with e.loop(acc):  # not a win
-            e.add(win, -1)
-            e.add(block, 1)
-            e.add(acc, -(k * (k - 1) - (k - 1)))
-            with e.loop(acc):  # not a block either
-                e.add(block, -1)
+            copy_add(e, b.at(cell, VALUE), total, b.at(cell, TMP))
+        for mark, target in targets(b):
+            copy_add(e, total, acc, tmp)
+            e.add(acc, -target)
+            e.add(flag, 1)
+            with e.loop(acc):  # not this kind
                 clear(e, acc)
-        for flag, mark in ((win, WIN), (block, BLOCK)):
+                e.add(flag, -1)
             with e.loop(flag):
                 e.add(flag, -1)
                 for j in range(k):
                     cell = j * stride
                     copy_add(e, b.at(cell, EMPTY), b.at(cell, mark), b.at(cell, TMP))
+        clear(e, total)
 
     each_square(e, b, body)
 
 
-def first_marked(e: Emitter, b: Board, field: int) -> None:
-    """Print the first square whose `field` is set; SEARCH of the end block stays 1 when none is."""
+def first_marked(e: Emitter, b: Board, field: int, at_least: int = 1) -> None:
+    """Print the first square whose `field` is at least `at_least` (1 or 2); SEARCH of the end
+    block stays 1 when none is."""
     e.add(b.at(0, SEARCH), 1)
 
     def body(e: Emitter) -> None:
         acc, found, search = b.at(0, ACC), b.at(0, FLAG1), b.at(0, SEARCH)
         copy_add(e, b.at(0, field), acc, b.at(0, TMP))
-        with e.loop(acc):
-            e.emit("[-]")
-            e.add(found, 1)
+        if at_least == 2:
+            with e.loop(acc):
+                e.add(acc, -1)
+                with e.loop(acc):
+                    clear(e, acc)
+                    e.add(found, 1)
+        else:
+            with e.loop(acc):
+                clear(e, acc)
+                e.add(found, 1)
         with e.loop(found):
             e.add(found, -1)
             with e.loop(search):
@@ -217,19 +240,44 @@ def program(e: Emitter, size: int, k: int) -> None:
     e.comment("mark wins and blocks in every window")
     for stride in (1, b.width, b.width + 1, b.width - 1):
         windows(e, b, stride)
-    e.comment("win else block else centre else first empty")
+    e.comment("the first square of the best kind")
     searching = b.at(b.squares, SEARCH)
-    first_marked(e, b, WIN)
-    with e.loop(searching):
+    e.add(searching, 1)
+    choose(e, b, searching, passes(b))
+
+
+Pass = tuple[int, int] | None
+"""(mark, at least how many windows), or None for the centre."""
+
+
+def passes(b: Board) -> list[Pass]:
+    """Best first: win, block, fork (a square in two threat windows), stop a fork, make a threat,
+    the centre, stop a threat, develop a line, any empty square. On 3x3 the centre comes before
+    stopping a fork (measured on the suite: the perfect-play and fork-defense positions)."""
+    if b.k == 3:
+        out: list[Pass] = [(WIN, 1), (BLOCK, 1), (THREAT, 2), None, (THREAT_AGAINST, 2)]
+        out += [(THREAT, 1), (THREAT_AGAINST, 1)]
+    else:
+        out = [(WIN, 1), (BLOCK, 1), (THREAT, 2), (THREAT_AGAINST, 2), (THREAT, 1), None]
+        out += [(THREAT_AGAINST, 1), (DEVELOP, 2), (DEVELOP, 1)]
+    if b.k >= 5:
+        out.append((NEAR, 1))
+    return [*out, (EMPTY, 1)]
+
+
+def choose(e: Emitter, b: Board, searching: int, todo: list[Pass]) -> None:
+    """Run the passes in order while `searching` is 1 (each leaves it 1 when it printed
+    nothing); it ends 0."""
+    step, rest = todo[0], todo[1:]
+    if step is None:
+        centre(e, b, searching)
+    else:
         e.add(searching, -1)
-        first_marked(e, b, BLOCK)
-        with e.loop(searching):
-            centre(e, b, searching)
-            with e.loop(searching):
-                e.add(searching, -1)
-                first_marked(e, b, EMPTY)
-                e.goto(searching)
-                e.emit("[-]")
+        first_marked(e, b, *step)
+    with e.loop(searching):
+        if rest:
+            choose(e, b, searching, rest)
+        clear(e, searching)
 
 
 def tactician_program() -> str:

@@ -176,7 +176,7 @@ def test_the_tier_list_shows_the_results_numbers_in_a_browser(
     rows = json.loads((site / "arena" / "tier-list.json").read_text())["rows"]
     assert shown == [row_cells(r) for r in rows]
     tactician = shown[0]
-    assert tactician[1:4] == ["D", "58.6", "10/30"]
+    assert tactician[1:4] == ["B", "82.9", "12/30"]
     screenshot(browser, "arena-tier-list")
 
 

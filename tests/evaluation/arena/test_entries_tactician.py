@@ -1,6 +1,6 @@
 """The shipped `tactician` entry: its engine.bf is what `examples/make_tactician_bf.py` writes, and
-it wins, else blocks, else takes the centre, else the first empty square, on every board size,
-within the arena's Brainfuck limits."""
+it wins, else blocks, else makes or stops a fork, else makes a threat, else takes the centre,
+on every board size, within the arena's Brainfuck limits."""
 
 from __future__ import annotations
 
@@ -48,7 +48,10 @@ def test_the_committed_engine_is_the_generator_output(tmp_path: Path) -> None:
         ("O", ["XX.", "OO.", "..."], "1 2"),  # O wins too
         ("O", ["XX.", ".O.", "..."], "0 2"),  # block
         ("O", ["X..", "...", "..."], "1 1"),  # centre
-        ("X", ["OX.", ".O.", "..X"], "0 2"),  # nothing to win or block: first empty
+        ("X", ["OX.", ".O.", "..X"], "1 0"),  # stop O's fork (1 0 and 2 0): the first one
+        ("X", ["X.O", ".O.", "X.."], "1 0"),  # win beats everything
+        ("X", ["X..", ".O.", "..."], "0 1"),  # a threat that also blocks nothing: the first
+        ("X", ["XOX", "XOO", "OX."], "2 2"),  # every line is dead: the first empty square
         ("X", ["XXX..", "OOO..", ".....", ".....", "....."], "0 3"),  # 4 in a row on 5x5
         ("O", ["X....", ".X...", "..X..", ".....", "OO..."], "3 3"),  # diagonal block
         ("X", ["....O", "...O.", "..O..", ".....", "X.X.."], "3 1"),  # anti-diagonal block
@@ -58,7 +61,7 @@ def test_the_committed_engine_is_the_generator_output(tmp_path: Path) -> None:
         ("O", ["X........."] * 4 + ["." * 10] * 5 + ["OOO......."], "4 0"),  # vertical block
     ],
 )
-def test_tactician_wins_else_blocks_else_centre_else_first_empty(
+def test_tactician_picks_the_best_kind_of_square(
     tactician: BrainfuckEngine, to_move: str, rows: list[str], move: str
 ) -> None:
     output, _ = ask(tactician, to_move, rows)
