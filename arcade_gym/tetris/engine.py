@@ -287,51 +287,61 @@ def row_masks(board: np.ndarray, out: np.ndarray) -> None:
 @njit(cache=True)
 def mask_features(rows: np.ndarray, out: np.ndarray) -> None:
     """Heights, holes, bumpiness, wells and transitions as `docs/rules/tetris.md` defines them."""
+    mask_features_at(rows, 0, out, 0)
+
+
+@njit(cache=True)
+def mask_features_at(rows: np.ndarray, r0: int, out: np.ndarray, o0: int) -> None:
+    """`mask_features` of `rows[r0 : r0 + H]` into `out[o0 : o0 + FEATURES_LEN]` (offsets rather
+    than views, so a kernel can keep every buffer in one work array)."""
     covered = 0
     holes = 0
     row_transitions = 0
     col_transitions = 0
     for c in range(W):
-        out[F_HEIGHTS + c] = 0
+        out[o0 + F_HEIGHTS + c] = 0
+    previous = 0
     for row in range(H):
-        m = rows[row]
+        m = rows[r0 + row]
         new_tops = m & ~covered
         if new_tops != 0:
             for c in range(W):
                 if (new_tops >> c) & 1:
-                    out[F_HEIGHTS + c] = H - row
+                    out[o0 + F_HEIGHTS + c] = H - row
         holes += POPCOUNT[covered & ~m & FULL_ROW]
         covered |= m
         walled = (m << 1) | 1 | (1 << (W + 1))  # both walls count as filled
         row_transitions += POPCOUNT[(walled ^ (walled >> 1)) & ((1 << (W + 1)) - 1)]
         if row > 0:
-            col_transitions += POPCOUNT[m ^ rows[row - 1]]
-    col_transitions += POPCOUNT[~rows[H - 1] & FULL_ROW]  # the floor counts as filled
+            col_transitions += POPCOUNT[m ^ previous]
+        previous = m
+    col_transitions += POPCOUNT[~previous & FULL_ROW]  # the floor counts as filled
     aggregate = 0
     max_height = 0
     bumpiness = 0
     wells = 0
+    hb = o0 + F_HEIGHTS
     for c in range(W):
-        h = out[F_HEIGHTS + c]
+        h = out[hb + c]
         aggregate += h
         max_height = max(max_height, h)
         if c + 1 < W:
-            bumpiness += abs(h - out[F_HEIGHTS + c + 1])
+            bumpiness += abs(h - out[hb + c + 1])
         if c == 0:
-            side = out[F_HEIGHTS + 1]
+            side = out[hb + 1]
         elif c == W - 1:
-            side = out[F_HEIGHTS + W - 2]
+            side = out[hb + W - 2]
         else:
-            side = min(out[F_HEIGHTS + c - 1], out[F_HEIGHTS + c + 1])
+            side = min(out[hb + c - 1], out[hb + c + 1])
         if side > h:
             wells += side - h
-    out[F_MAX_HEIGHT] = max_height
-    out[F_AGGREGATE] = aggregate
-    out[F_HOLES] = holes
-    out[F_BUMPINESS] = bumpiness
-    out[F_WELLS] = wells
-    out[F_ROW_TRANSITIONS] = row_transitions
-    out[F_COL_TRANSITIONS] = col_transitions
+    out[o0 + F_MAX_HEIGHT] = max_height
+    out[o0 + F_AGGREGATE] = aggregate
+    out[o0 + F_HOLES] = holes
+    out[o0 + F_BUMPINESS] = bumpiness
+    out[o0 + F_WELLS] = wells
+    out[o0 + F_ROW_TRANSITIONS] = row_transitions
+    out[o0 + F_COL_TRANSITIONS] = col_transitions
 
 
 @njit(cache=True)
@@ -481,20 +491,23 @@ WK_COL_TRANS = WK_ROW_TRANS + H  # per row > 0: column transitions between it an
 WK_BUMP = WK_COL_TRANS + H  # per column pair: |h[c] - h[c + 1]|
 WK_WELL = WK_BUMP + W  # per column: its well depth
 WK_BASE = WK_WELL + W  # the board's features
-WK_FLAGS = WK_BASE + FEATURES_LEN  # a full row on the board; the next piece blocked already
-WK_BEST_Y = WK_FLAGS + 2
+WK_FLAGS = WK_BASE + FEATURES_LEN  # a full row on the board?, next piece blocked?, floor term
+WK_BEST_Y = WK_FLAGS + 3
 WK_BEST_MODE = WK_BEST_Y + 4 * N_XS
 WK_SLOT = WK_BEST_MODE + 4 * N_XS
 WK_SLOT_Y = WK_SLOT + 4 * 16
-WK_NEW_ROWS = WK_SLOT_Y + 4 * 16
-WK_SCRATCH = WK_NEW_ROWS + 4
+WK_HEIGHTS = WK_SLOT_Y + 4 * 16  # the board's heights, a wall (WALL_HEIGHT) on either side
+WK_SAVED = WK_HEIGHTS + W + 2  # what `_afterstate` overwrites: 4 rows, 4 heights
+WK_SCRATCH = WK_SAVED + 8
 WORK_LEN = WK_SCRATCH + H
 VISITED_LEN = _SEARCH_STATES
+WALL_HEIGHT = 1 << 20  # a wall counts as infinitely high for wells
 
 
 @njit(cache=True)
-def _windows(rows: np.ndarray, win: np.ndarray) -> None:
-    """Packed four-row windows of the padded board for every origin row the search can meet."""
+def _windows(work: np.ndarray) -> None:
+    """The board's row masks (`work[WK_ROWS:]`) and the packed four-row windows of the padded
+    board (`work[WK_WIN:]`) for every origin row the search can meet."""
     prev3 = 0
     prev2 = 0
     prev1 = 0
@@ -503,100 +516,86 @@ def _windows(rows: np.ndarray, win: np.ndarray) -> None:
         if y < 0:
             p = PADDED_WALLS
         elif y < H:
-            p = PADDED_WALLS | (rows[y] << PAD)
+            p = PADDED_WALLS | (work[WK_ROWS + y] << PAD)
         else:
             p = PADDED_FULL
         if i >= 3:
-            win[i - 3] = prev3 | (prev2 << 16) | (prev1 << 32) | (p << 48)
+            work[WK_WIN + i - 3] = prev3 | (prev2 << 16) | (prev1 << 32) | (p << 48)
         prev3 = prev2
         prev2 = prev1
         prev1 = p
 
 
 @njit(cache=True)
-def _hits(win: np.ndarray, t: int, x: int, y: int, r: int) -> bool:
-    """Collision of piece `t` at `(x, y, r)` (y within the window range)."""
-    if x < X_LO or x > X_HI:
-        return True
-    return (win[y - WIN_Y0] & (PIECE_WINDOW[t, r] << (x + PAD))) != 0
-
-
-@njit(cache=True)
 def _search(
-    win: np.ndarray,
-    t: int,
-    x0: int,
-    y0: int,
-    r0: int,
-    mode0: int,
-    visited: np.ndarray,
-    queue: np.ndarray,
-    best_y: np.ndarray,
-    best_mode: np.ndarray,
+    work: np.ndarray, visited: np.ndarray, t: int, x0: int, y0: int, r0: int, mode0: int
 ) -> None:
     """Every state reachable by shifts and SRS rotations at or above row y0 (breadth-first).
 
-    `best_y[r * N_XS + x - X_LO]` receives the lowest reachable origin row per (rotation, x), or
-    Y_MIN - 1, and `best_mode` how that state was entered at best: 0 shift, 1 rotation,
-    2 rotation by the last kick (spin credit: the best over every move into the state).
+    `work[WK_BEST_Y + r * N_XS + x - X_LO]` receives the lowest reachable origin row per
+    (rotation, x), or Y_MIN - 1, and `work[WK_BEST_MODE + ...]` how that state was entered at
+    best: 0 shift, 1 rotation, 2 rotation by the last kick (the spin credit: the best over every
+    move into the state). `visited` (one int8 per state) is zero before and after.
     """
     for k in range(4 * N_XS):
-        best_y[k] = Y_MIN - 1
+        work[WK_BEST_Y + k] = Y_MIN - 1
     table = 1 if t == I else 0
     tests = 1 if t == O else 5
     start = (r0 << 9) | ((y0 - WIN_Y0) << 4) | (x0 - X_LO)
     visited[start] = 1 + mode0
-    queue[0] = start
+    work[WK_QUEUE] = start
     head = 0
     tail = 1
     while head < tail:
-        s = queue[head]
+        s = work[WK_QUEUE + head]
         head += 1
         r = s >> 9
         y = ((s >> 4) & 31) + WIN_Y0
         x = (s & 15) + X_LO
-        w = win[y - WIN_Y0]
+        w = work[WK_WIN + y - WIN_Y0]
         piece = PIECE_WINDOW[t, r]
         if x > X_LO and visited[s - 1] == 0 and (w & (piece << (x - 1 + PAD))) == 0:
             visited[s - 1] = 1
-            queue[tail] = s - 1
+            work[WK_QUEUE + tail] = s - 1
             tail += 1
         if x < X_HI and visited[s + 1] == 0 and (w & (piece << (x + 1 + PAD))) == 0:
             visited[s + 1] = 1
-            queue[tail] = s + 1
+            work[WK_QUEUE + tail] = s + 1
             tail += 1
         for direction in range(2):
             nr = (r + 1) & 3 if direction == 0 else (r + 3) & 3
+            turned = PIECE_WINDOW[t, nr]
             kick = -1
             nx = x
             ny = y
             for k in range(tests):
                 nx = x + KICKS[table, r, direction, k, 0]
                 ny = y + KICKS[table, r, direction, k, 1]
-                if not _hits(win, t, nx, ny, nr):
+                if (
+                    X_LO <= nx <= X_HI
+                    and (work[WK_WIN + ny - WIN_Y0] & (turned << (nx + PAD))) == 0
+                ):
                     kick = k
                     break
-            if kick < 0:
-                continue
-            if ny > y0 or ny < Y_MIN:
+            if kick < 0 or ny > y0 or ny < Y_MIN:
                 continue
             m = 2 if kick == 4 else 1
             ns = (nr << 9) | ((ny - WIN_Y0) << 4) | (nx - X_LO)
             v = visited[ns]
             if v == 0:
                 visited[ns] = 1 + m
-                queue[tail] = ns
+                work[WK_QUEUE + tail] = ns
                 tail += 1
             elif v - 1 < m:
                 visited[ns] = 1 + m
     for k in range(tail):
-        s = queue[k]
+        s = work[WK_QUEUE + k]
         y = ((s >> 4) & 31) + WIN_Y0
         slot = (s >> 9) * N_XS + (s & 15)
-        if y > best_y[slot]:
-            best_y[slot] = y
-            best_mode[slot] = visited[s] - 1
-        visited[s] = 0  # leave the buffer clean for the next search
+        if y > work[WK_BEST_Y + slot]:
+            work[WK_BEST_Y + slot] = y
+            work[WK_BEST_MODE + slot] = visited[s] - 1
+        visited[s] = 0
 
 
 @njit(cache=True)
@@ -606,135 +605,155 @@ def _row_transitions(m: int) -> int:
 
 
 @njit(cache=True)
-def _well(heights: np.ndarray, c: int) -> int:
-    """Depth of the well at column c (a wall counts as infinitely high)."""
-    if c == 0:
-        side = heights[1]
-    elif c == W - 1:
-        side = heights[W - 2]
-    else:
-        side = min(heights[c - 1], heights[c + 1])
-    h = heights[c]
-    return side - h if side > h else 0
-
-
-@njit(cache=True)
-def _base(rows: np.ndarray, work: np.ndarray, nt: int) -> None:
+def _base(work: np.ndarray, nt: int) -> None:
     """The board's features and their per-row and per-column terms, which a candidate that
     clears nothing changes only where it lands (`_afterstate`)."""
-    base = work[WK_BASE : WK_BASE + FEATURES_LEN]
-    mask_features(rows, base)
-    heights = base[F_HEIGHTS : F_HEIGHTS + W]
+    mask_features_at(work, WK_ROWS, work, WK_BASE)
     full = 0
     work[WK_COL_TRANS] = 0
     for row in range(H):
-        work[WK_ROW_TRANS + row] = _row_transitions(rows[row])
+        m = work[WK_ROWS + row]
+        work[WK_ROW_TRANS + row] = _row_transitions(m)
         if row > 0:
-            work[WK_COL_TRANS + row] = POPCOUNT[rows[row] ^ rows[row - 1]]
-        if rows[row] == FULL_ROW:
+            work[WK_COL_TRANS + row] = POPCOUNT[m ^ work[WK_ROWS + row - 1]]
+        if m == FULL_ROW:
             full = 1
+    hb = WK_BASE + F_HEIGHTS
     for c in range(W):
-        work[WK_WELL + c] = _well(heights, c)
+        h = work[hb + c]
+        if c == 0:
+            side = work[hb + 1]
+        elif c == W - 1:
+            side = work[hb + W - 2]
+        else:
+            side = min(work[hb + c - 1], work[hb + c + 1])
+        work[WK_WELL + c] = side - h if side > h else 0
         if c + 1 < W:
-            work[WK_BUMP + c] = abs(heights[c] - heights[c + 1])
+            work[WK_BUMP + c] = abs(h - work[hb + c + 1])
     work[WK_FLAGS] = full
-    work[WK_FLAGS + 1] = 1 if nt >= 0 and _mask_collides(rows, nt, SPAWN_X, SPAWN_Y, 0) else 0
+    work[WK_FLAGS + 2] = POPCOUNT[~work[WK_ROWS + H - 1] & FULL_ROW]
+    work[WK_HEIGHTS] = WALL_HEIGHT
+    work[WK_HEIGHTS + W + 1] = WALL_HEIGHT
+    for c in range(W):
+        work[WK_HEIGHTS + 1 + c] = work[hb + c]
+    blocked = False
+    if nt >= 0:
+        for dy in range(4):
+            row = SPAWN_Y + dy
+            if row >= 0 and work[WK_ROWS + row] & (PIECE_ROWS[nt, 0, dy] << SPAWN_X):
+                blocked = True
+    work[WK_FLAGS + 1] = 1 if blocked else 0
 
 
 @njit(cache=True)
 def _afterstate(
-    rows: np.ndarray, work: np.ndarray, t: int, x: int, y: int, r: int, nt: int, feat: np.ndarray
+    work: np.ndarray,
+    t: int,
+    x: int,
+    y: int,
+    r: int,
+    nt: int,
+    cfeat: np.ndarray,
+    slot: int,
 ) -> tuple:
-    """Lock piece `t` at `(x, y, r)` (resting) on a copy of the board and write the afterstate's
-    features into `feat`; `nt` is the next piece (-1: none). Returns `(lines, top out, perfect)`.
+    """Lock piece `t` at `(x, y, r)` (resting) on the board (`work[WK_ROWS:]`, left as it was) and
+    write the afterstate's features into `cfeat[slot]`; `nt` is the next piece (-1: none).
+    Returns `(lines, top out, perfect clear)`.
 
     A lock that clears nothing and leaves every cell on the board (nearly all of them) changes the
-    board only in the rows and columns it touches: the features are `_base`'s, updated there.
+    board only in the rows and columns it touches: the features are `_base`'s, updated there (the
+    piece is written into the rows and padded heights in place, then taken out again). Indexes
+    the buffers directly: an array view per candidate would cost reference counting.
     """
     a = y + PIECE_DY[t, r, 0]
     b = y + PIECE_DY[t, r, 1]
-    new_rows = work[WK_NEW_ROWS : WK_NEW_ROWS + 4]
     lines = 0
     if a >= 0:
         for row in range(a, b + 1):
-            m = rows[row] | ((PIECE_ROWS[t, r, row - y] << (x + PAD)) >> PAD)
-            new_rows[row - a] = m
+            m = work[WK_ROWS + row] | ((PIECE_ROWS[t, r, row - y] << (x + PAD)) >> PAD)
+            work[WK_SAVED + row - a] = m
             if m == FULL_ROW:
                 lines += 1
     if a < 0 or lines > 0 or work[WK_FLAGS] != 0:
-        scratch = work[WK_SCRATCH : WK_SCRATCH + H]
-        scratch[:] = rows
-        lines, above = lock_and_clear_masks(scratch, t, x, y, r)
-        perfect = False
-        if lines > 0:
-            perfect = True
-            for row in range(H):
-                if scratch[row] != 0:
-                    perfect = False
-                    break
-        mask_features(scratch, feat)
-        top_out = above or (nt >= 0 and _mask_collides(scratch, nt, SPAWN_X, SPAWN_Y, 0))
-        return lines, top_out, perfect
-    base = work[WK_BASE : WK_BASE + FEATURES_LEN]
-    heights = feat[F_HEIGHTS : F_HEIGHTS + W]
-    heights[:] = base[F_HEIGHTS : F_HEIGHTS + W]
-    holes = base[F_HOLES]
-    aggregate = base[F_AGGREGATE]
-    max_height = base[F_MAX_HEIGHT]
+        return _afterstate_full(work, t, x, y, r, nt, cfeat[slot])
+    for row in range(a, b + 1):  # lock: the new rows in, the old ones saved
+        old = work[WK_ROWS + row]
+        work[WK_ROWS + row] = work[WK_SAVED + row - a]
+        work[WK_SAVED + row - a] = old
     c0 = x + PIECE_DX[t, r, 0]
     c1 = x + PIECE_DX[t, r, 1]
+    hp = WK_HEIGHTS + 1  # heights with a wall on either side: hp + c is column c
+    holes = work[WK_BASE + F_HOLES]
+    aggregate = work[WK_BASE + F_AGGREGATE]
+    max_height = work[WK_BASE + F_MAX_HEIGHT]
     for c in range(c0, c1 + 1):
+        old = work[hp + c]
+        work[WK_SAVED + 4 + c - c0] = old
         h = H - y - PIECE_TOP[t, r, c - x]
-        grow = 0
-        if h > heights[c]:
-            grow = h - heights[c]
-            heights[c] = h
+        if h > old:
+            work[hp + c] = h
+            aggregate += h - old
+            holes += h - old
             if h > max_height:
                 max_height = h
-        aggregate += grow
-        holes += grow - PIECE_COUNT[t, r, c - x]
-    bumpiness = base[F_BUMPINESS]
+        holes -= PIECE_COUNT[t, r, c - x]
+    bumpiness = work[WK_BASE + F_BUMPINESS]
     for c in range(max(c0 - 1, 0), min(c1, W - 2) + 1):
-        bumpiness += abs(heights[c] - heights[c + 1]) - work[WK_BUMP + c]
-    wells = base[F_WELLS]
+        bumpiness += abs(work[hp + c] - work[hp + c + 1]) - work[WK_BUMP + c]
+    wells = work[WK_BASE + F_WELLS]
     for c in range(max(c0 - 1, 0), min(c1 + 1, W - 1) + 1):
-        wells += _well(heights, c) - work[WK_WELL + c]
-    row_trans = base[F_ROW_TRANSITIONS]
+        depth = min(work[hp + c - 1], work[hp + c + 1]) - work[hp + c]
+        wells += max(depth, 0) - work[WK_WELL + c]
+    row_trans = work[WK_BASE + F_ROW_TRANSITIONS]
     for row in range(a, b + 1):
-        row_trans += _row_transitions(new_rows[row - a]) - work[WK_ROW_TRANS + row]
-    col_trans = base[F_COL_TRANSITIONS]
+        row_trans += _row_transitions(work[WK_ROWS + row]) - work[WK_ROW_TRANS + row]
+    col_trans = work[WK_BASE + F_COL_TRANSITIONS]
     for row in range(max(a, 1), min(b + 1, H - 1) + 1):
-        upper = new_rows[row - 1 - a] if row - 1 >= a else rows[row - 1]
-        lower = new_rows[row - a] if row <= b else rows[row]
-        col_trans += POPCOUNT[upper ^ lower] - work[WK_COL_TRANS + row]
+        col_trans += POPCOUNT[work[WK_ROWS + row] ^ work[WK_ROWS + row - 1]]
+        col_trans -= work[WK_COL_TRANS + row]
     if b == H - 1:  # the floor counts as filled
-        col_trans += POPCOUNT[~new_rows[b - a] & FULL_ROW] - POPCOUNT[~rows[H - 1] & FULL_ROW]
-    feat[F_MAX_HEIGHT] = max_height
-    feat[F_AGGREGATE] = aggregate
-    feat[F_HOLES] = holes
-    feat[F_BUMPINESS] = bumpiness
-    feat[F_WELLS] = wells
-    feat[F_ROW_TRANSITIONS] = row_trans
-    feat[F_COL_TRANSITIONS] = col_trans
-    if a > SPAWN_LAST_ROW:
-        top_out = work[WK_FLAGS + 1] != 0
-    else:
-        top_out = nt >= 0 and _spawn_blocked(rows, new_rows, a, b, nt)
+        col_trans += POPCOUNT[~work[WK_ROWS + H - 1] & FULL_ROW] - work[WK_FLAGS + 2]
+    for c in range(W):
+        cfeat[slot, F_HEIGHTS + c] = work[hp + c]
+    cfeat[slot, F_MAX_HEIGHT] = max_height
+    cfeat[slot, F_AGGREGATE] = aggregate
+    cfeat[slot, F_HOLES] = holes
+    cfeat[slot, F_BUMPINESS] = bumpiness
+    cfeat[slot, F_WELLS] = wells
+    cfeat[slot, F_ROW_TRANSITIONS] = row_trans
+    cfeat[slot, F_COL_TRANSITIONS] = col_trans
+    top_out = work[WK_FLAGS + 1] != 0
+    if a <= SPAWN_LAST_ROW and nt >= 0:
+        top_out = False
+        for dy in range(4):
+            row = SPAWN_Y + dy
+            if row >= 0 and work[WK_ROWS + row] & (PIECE_ROWS[nt, 0, dy] << SPAWN_X):
+                top_out = True
+    for c in range(c0, c1 + 1):  # take the piece out again
+        work[hp + c] = work[WK_SAVED + 4 + c - c0]
+    for row in range(a, b + 1):
+        work[WK_ROWS + row] = work[WK_SAVED + row - a]
     return 0, top_out, False
 
 
 @njit(cache=True)
-def _spawn_blocked(rows: np.ndarray, new_rows: np.ndarray, a: int, b: int, nt: int) -> bool:
-    """Whether piece `nt` collides at the spawn with `rows`, rows a..b replaced by `new_rows`."""
-    for dy in range(4):
-        bits = PIECE_ROWS[nt, 0, dy]
-        row = SPAWN_Y + dy
-        if bits == 0 or row < 0:
-            continue
-        m = new_rows[row - a] if a <= row <= b else rows[row]
-        if m & (bits << SPAWN_X):
-            return True
-    return False
+def _afterstate_full(
+    work: np.ndarray, t: int, x: int, y: int, r: int, nt: int, feat: np.ndarray
+) -> tuple:
+    """`_afterstate` the long way: lock and clear on a copy of the rows, features from scratch."""
+    scratch = work[WK_SCRATCH : WK_SCRATCH + H]
+    scratch[:] = work[WK_ROWS : WK_ROWS + H]
+    lines, above = lock_and_clear_masks(scratch, t, x, y, r)
+    perfect = False
+    if lines > 0:
+        perfect = True
+        for row in range(H):
+            if scratch[row] != 0:
+                perfect = False
+                break
+    mask_features(scratch, feat)
+    top_out = above or (nt >= 0 and _mask_collides(scratch, nt, SPAWN_X, SPAWN_Y, 0))
+    return lines, top_out, perfect
 
 
 @njit(cache=True)
@@ -765,29 +784,29 @@ def generate_candidates_into(
     zeros, left zeroed), so a batch of games allocates nothing per step."""
     t = st[S_ACTIVE]
     nt = seq[st[S_QPOS]] if st[S_QPOS] < seq.shape[0] else -1
-    rows = work[WK_ROWS : WK_ROWS + H]
-    row_masks(board, rows)
-    win = work[WK_WIN : WK_WIN + WIN_LEN]
-    _windows(rows, win)
-    best_y = work[WK_BEST_Y : WK_BEST_Y + 4 * N_XS]
-    best_mode = work[WK_BEST_MODE : WK_BEST_MODE + 4 * N_XS]
+    for row in range(H):
+        m = 0
+        for c in range(W):
+            if board[row, c] != 0:
+                m |= 1 << c
+        work[WK_ROWS + row] = m
+    _windows(work)
     initial_mode = 0
     if st[S_LAST_ROT] == 1:
         initial_mode = 2 if st[S_LAST_KICK] == 4 else 1
-    _search(
-        win, t, st[S_X], st[S_Y], st[S_ROT], initial_mode, visited, work[WK_QUEUE:WK_WIN],
-        best_y, best_mode,
-    )  # fmt: skip
-    _base(rows, work, nt)
-    heights = work[WK_BASE + F_HEIGHTS : WK_BASE + F_HEIGHTS + W]
-    slot_of = work[WK_SLOT : WK_SLOT + 64]
-    slot_y = work[WK_SLOT_Y : WK_SLOT_Y + 64]
-    slot_of[:] = -1
+    _search(work, visited, t, st[S_X], st[S_Y], st[S_ROT], initial_mode)
+    _base(work, nt)
+    for k in range(64):
+        work[WK_SLOT + k] = -1
     scoring = st[S_SCORING]
+    level = st[S_LEVEL]
+    combo = st[S_COMBO]
+    b2b = st[S_B2B]
     n = 0
     for r in range(4):
+        piece = PIECE_WINDOW[t, r]
         for xi in range(N_XS):
-            y = best_y[r * N_XS + xi]
+            y = work[WK_BEST_Y + r * N_XS + xi]
             if y < Y_MIN:
                 continue
             x = xi + X_LO
@@ -795,20 +814,20 @@ def generate_candidates_into(
             # column it spans, else row by row.
             fall = H
             for c in range(x + PIECE_DX[t, r, 0], x + PIECE_DX[t, r, 1] + 1):
-                room = H - heights[c] - 1 - y - PIECE_BOTTOM[t, r, c - x]
+                room = H - work[WK_BASE + F_HEIGHTS + c] - 1 - y - PIECE_BOTTOM[t, r, c - x]
                 if room < 0:
                     fall = -1
                     break
                 fall = min(fall, room)
             land = y + fall
             if fall < 0:
-                piece = PIECE_WINDOW[t, r] << (x + PAD)
+                shifted = piece << (x + PAD)
                 land = y
-                while (win[land + 1 - WIN_Y0] & piece) == 0:
+                while (work[WK_WIN + land + 1 - WIN_Y0] & shifted) == 0:
                     land += 1
             drop_rows = land - y
             spin = SPIN_NONE
-            mode = best_mode[r * N_XS + xi]
+            mode = work[WK_BEST_MODE + r * N_XS + xi]
             if drop_rows == 0 and mode > 0:
                 spin = spin_kind(board, t, x, land, r, 4 if mode == 2 else 0)
             drop = 0 if scoring == SCORING_CLASSIC else DROP_POINTS_PER_ROW * drop_rows
@@ -816,25 +835,21 @@ def generate_candidates_into(
             # can be (I, O, S, Z); it maps onto one (rotation, x, row) of that earlier rotation.
             key = PIECE_CANON[t, r, 0] * 16 + x + PIECE_CANON[t, r, 1] - X_LO + 1
             key_y = land + PIECE_CANON[t, r, 2]
-            slot = slot_of[key]
-            if slot >= 0 and slot_y[key] == key_y:
+            slot = work[WK_SLOT + key]
+            if slot >= 0 and work[WK_SLOT_Y + key] == key_y:
                 lines = cinfo[slot, C_LINES]
                 perfect = lines > 0 and cfeat[slot, F_AGGREGATE] == 0
-                points, _, _ = clear_score(
-                    scoring, lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
-                )
+                points, _, _ = clear_score(scoring, lines, spin, level, combo, b2b, perfect)
                 if drop + points <= cinfo[slot, C_SCORE_DELTA]:
                     continue
             else:
                 slot = n
                 n += 1
-                if slot_of[key] < 0:
-                    slot_of[key] = slot
-                    slot_y[key] = key_y
-                lines, top_out, perfect = _afterstate(rows, work, t, x, land, r, nt, cfeat[slot])
-                points, _, _ = clear_score(
-                    scoring, lines, spin, st[S_LEVEL], st[S_COMBO], st[S_B2B], perfect
-                )
+                if work[WK_SLOT + key] < 0:
+                    work[WK_SLOT + key] = slot
+                    work[WK_SLOT_Y + key] = key_y
+                lines, top_out, perfect = _afterstate(work, t, x, land, r, nt, cfeat, slot)
+                points, _, _ = clear_score(scoring, lines, spin, level, combo, b2b, perfect)
                 cinfo[slot, C_LINES] = lines
                 cinfo[slot, C_TOP_OUT] = 1 if top_out else 0
             cinfo[slot, C_X] = x
@@ -987,9 +1002,16 @@ def gravity_rows(board: np.ndarray, st: np.ndarray, seq: np.ndarray, rows: int) 
 def fill_action_view(
     st: np.ndarray, cinfo: np.ndarray, cfeat: np.ndarray, mask: np.ndarray, featmat: np.ndarray
 ) -> None:
-    """Project the listed candidates onto the fixed (rotation, x) + hold action layout."""
-    mask[:] = 0
-    featmat[:, :] = 0.0
+    """Project the listed candidates onto the fixed (rotation, x) + hold action layout.
+
+    Only the rows of `featmat` whose mask was set are cleared: the others are zero already (this
+    function is the only writer of both).
+    """
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            mask[a] = 0
+            for f in range(featmat.shape[1]):
+                featmat[a, f] = 0.0
     if st[S_END] != END_NONE:
         return
     for k in range(st[S_NCAND]):
@@ -1019,6 +1041,25 @@ def placement_step(
 
     The caller has checked `mask[action]`. Returns the score delta.
     """
+    work = np.empty(WORK_LEN, np.int64)
+    visited = np.zeros(VISITED_LEN, np.int8)
+    return placement_step_into(board, st, seq, action, cinfo, cfeat, mask, featmat, work, visited)
+
+
+@njit(cache=True)
+def placement_step_into(
+    board: np.ndarray,
+    st: np.ndarray,
+    seq: np.ndarray,
+    action: int,
+    cinfo: np.ndarray,
+    cfeat: np.ndarray,
+    mask: np.ndarray,
+    featmat: np.ndarray,
+    work: np.ndarray,
+    visited: np.ndarray,
+) -> int:
+    """`placement_step` with the search buffers of `generate_candidates_into`."""
     delta = 0
     if action == HOLD_ACTION:
         hold_piece(board, st, seq)
@@ -1029,7 +1070,7 @@ def placement_step(
                 break
     end_tick(st)
     if st[S_END] == END_NONE:
-        generate_candidates(board, st, seq, cinfo, cfeat)
+        generate_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
     else:
         st[S_NCAND] = 0
     fill_action_view(st, cinfo, cfeat, mask, featmat)

@@ -128,10 +128,12 @@ def _placement_game(
     cfeat: np.ndarray,
     mask: np.ndarray,
     featmat: np.ndarray,
+    work: np.ndarray,
+    visited: np.ndarray,
 ) -> None:
     _new_game(seed, board, st, seq, cfg, nxt)
     if st[E.S_END] == END_NONE:
-        E.generate_candidates(board, st, seq, cinfo, cfeat)
+        E.generate_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
     else:
         st[E.S_NCAND] = 0
     E.fill_action_view(st, cinfo, cfeat, mask, featmat)
@@ -153,11 +155,13 @@ def placement_reset(
     featmat: np.ndarray,
 ) -> None:
     """New games in the listed slots, with their candidates listed."""
+    work = np.empty(E.WORK_LEN, np.int64)
+    visited = np.zeros(E.VISITED_LEN, np.int8)
     for j in range(games.shape[0]):
         i = games[j]
         _placement_game(
             seeds[i, seed_pos[i]], board[i], st[i], seq[i], cfg, nxt[i], cinfo[i], cfeat[i],
-            mask[i], featmat[i],
+            mask[i], featmat[i], work, visited,
         )  # fmt: skip
         seed_pos[i] += 1
 
@@ -182,6 +186,8 @@ def placement_step(
     trunc: np.ndarray,
 ) -> None:
     """Reset the games that ended on the last step; play a placement (or hold) in the others."""
+    work = np.empty(E.WORK_LEN, np.int64)
+    visited = np.zeros(E.VISITED_LEN, np.int8)
     for i in range(actions.shape[0]):
         rew[i] = 0.0
         term[i] = False
@@ -189,16 +195,17 @@ def placement_step(
         if needs_reset[i]:
             _placement_game(
                 seeds[i, seed_pos[i]], board[i], st[i], seq[i], cfg, nxt[i], cinfo[i], cfeat[i],
-                mask[i], featmat[i],
+                mask[i], featmat[i], work, visited,
             )  # fmt: skip
             seed_pos[i] += 1
             needs_reset[i] = False
             continue
         if actions[i] < 0:
             continue
-        rew[i] = E.placement_step(
-            board[i], st[i], seq[i], actions[i], cinfo[i], cfeat[i], mask[i], featmat[i]
-        )
+        rew[i] = E.placement_step_into(
+            board[i], st[i], seq[i], actions[i], cinfo[i], cfeat[i], mask[i], featmat[i], work,
+            visited,
+        )  # fmt: skip
         _preview(st[i], seq[i], nxt[i])
         _ends(st[i], i, term, trunc, needs_reset)
 
