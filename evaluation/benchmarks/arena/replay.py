@@ -48,12 +48,19 @@ def replay(contents: LogContents) -> Replay:
 
 
 def rederive(header: Mapping[str, Any]) -> Any:
-    """The sparring player a header names by its slug (None for any other policy): its answers
-    are deterministic, so `verify` re-derives every one and a relabelled log fails."""
+    """The sparring player a header names (None for any other policy): its answers are
+    deterministic, so `verify` re-derives every one and a relabelled log fails. A header names a
+    built-in when its slug, name and kind are the built-in's; an engine whose file happens to be
+    called `perfect.bf` (slug `perfect`, kind `engine`) is not one."""
+    from evaluation.core.policy_identity import policy_identity
     from policies.tictactoe import BUILTINS, make_player
 
     named = header.get("policy")
     slug = named.get("slug") if isinstance(named, Mapping) else None
-    if slug not in BUILTINS:
+    if not isinstance(named, Mapping) or slug not in BUILTINS:
         return None
-    return WireAnswers(make_player(str(slug)))
+    player = make_player(str(slug))
+    identity = policy_identity(player)
+    if any(named.get(key) != identity.get(key) for key in ("slug", "name", "kind")):
+        return None
+    return WireAnswers(player)

@@ -147,3 +147,22 @@ def test_the_arena_run_command_still_works_beside_the_entry_commands(tmp_path: P
     out = tmp_path / "run"
     assert cli.main(["arena", "--policy", "random", "--output-dir", str(out)]) == 0
     assert (out / "report.json").is_file()
+
+
+def test_an_engine_file_named_like_a_built_in_still_verifies(tmp_path: Path) -> None:
+    """`perfect.bf` plays as slug `perfect`, kind `engine`: verify does not take it for the
+    Perfect sparring player (whose answers it would re-derive and find different)."""
+    from evaluation.benchmarks.arena.episode import play_arena_game
+    from evaluation.benchmarks.arena.runner import _items
+    from evaluation.core.verify import verify_log
+    from policies.engines.arena import BrainfuckEngine
+
+    engine = tmp_path / "perfect.bf"
+    shutil.copy(REPO / "examples" / "first_empty.bf", engine)
+    log = tmp_path / "game.jsonl"
+    item = _items(DEFAULT_SEED)[("positions", "fork-5-01")]
+    play_arena_game(BrainfuckEngine(engine), item, log, suite_seed=DEFAULT_SEED)
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["policy"]["slug"] == "perfect" and header["policy"]["kind"] == "engine"
+    report = verify_log(log)
+    assert report.ok, report.line()
