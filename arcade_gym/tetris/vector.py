@@ -16,6 +16,7 @@ from numba import njit
 from arcade_gym.core.args import check_choice
 from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
 from arcade_gym.tetris import engine as E
+from arcade_gym.tetris.batch_threads import check_threads, run_sliced
 from arcade_gym.tetris.env import PRIMITIVE_CONTROLS, TetrisEnv, TetrisPrimitiveEnv
 from arcade_gym.tetris.rules import (
     CLASSIC_START_LEVEL,
@@ -166,8 +167,10 @@ def placement_reset(
         seed_pos[i] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def placement_step(
+    lo: int,
+    hi: int,
     board: np.ndarray,
     st: np.ndarray,
     seq: np.ndarray,
@@ -185,10 +188,11 @@ def placement_step(
     term: np.ndarray,
     trunc: np.ndarray,
 ) -> None:
-    """Reset the games that ended on the last step; play a placement (or hold) in the others."""
+    """Games lo..hi-1: reset those that ended on the last step, play a placement (or hold) in the
+    others. Releases the GIL: disjoint slices may run on several threads at once."""
     work = np.empty(E.WORK_LEN, np.int64)
     visited = np.zeros(E.VISITED_LEN, np.int8)
-    for i in range(actions.shape[0]):
+    for i in range(lo, hi):
         rew[i] = 0.0
         term[i] = False
         trunc[i] = False
@@ -311,6 +315,8 @@ class TetrisVectorEnv(_TetrisVector):
     next (N, 5), state (N, 4), placements (N, 45, 10): the afterstate features, the intended
     input), or (N, D) float32 with `observation="flat"`. Actions: (N,) placement indices.
     Info: `action_mask` (N, 45), `score`, `lines`.
+    Threads: a step plays slices of at least 64 games on up to `threads` threads (default: one per
+    available core; 1 keeps it on the calling thread); the results do not depend on it.
     """
 
     def __init__(
@@ -324,9 +330,11 @@ class TetrisVectorEnv(_TetrisVector):
         illegal_reward: float = -1.0,
         mode: str = "iq",
         render_mode: str | None = None,
+        threads: int | None = None,
     ) -> None:
         n = check_num_envs(num_envs)
         check_choice("mode (vector env)", mode, ("iq",))
+        self.threads = check_threads(threads)
         if render_mode is not None:
             raise ValueError("the vector env does not render; render a single TetrisEnv")
         template = TetrisEnv(piece_cap=piece_cap, tick_cap=tick_cap)
@@ -353,11 +361,14 @@ class TetrisVectorEnv(_TetrisVector):
         )  # fmt: skip
 
     def _kernel_step(self, actions: np.ndarray) -> None:
-        placement_step(
-            self._board, self._st, self._seq, self._cfg, self._seeds, self._seed_pos, actions,
-            self._needs_reset, self._nxt, self._cinfo, self._cfeat, self._masks, self._featmat,
-            self.rewards, self.terminations, self.truncations,
-        )  # fmt: skip
+        def kernel(lo: int, hi: int) -> None:
+            placement_step(
+                lo, hi, self._board, self._st, self._seq, self._cfg, self._seeds, self._seed_pos,
+                actions, self._needs_reset, self._nxt, self._cinfo, self._cfeat, self._masks,
+                self._featmat, self.rewards, self.terminations, self.truncations,
+            )  # fmt: skip
+
+        run_sliced(kernel, self.num_envs, self.threads)
 
     def _observations(self) -> dict[str, np.ndarray]:
         st = self._st
