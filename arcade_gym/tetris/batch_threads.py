@@ -10,6 +10,7 @@ lazily per process (a forked child builds its own).
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from arcade_gym.core.args import check_int
 
 MIN_GAMES_PER_THREAD = 64
-"""Smaller slices are not worth a thread hand-off (a few microseconds each)."""
+"""The smallest slice of games worth a hand-off between threads (a few microseconds each)."""
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -50,17 +51,30 @@ def _executor(workers: int) -> ThreadPoolExecutor:
 
 
 def run_sliced(kernel: Callable[[int, int], None], n: int, threads: int) -> None:
-    """`kernel(lo, hi)` over disjoint slices covering games 0..n-1: up to `threads` slices of at
-    least `MIN_GAMES_PER_THREAD` games, all but the last on pool threads, the last on this one."""
-    slices = min(threads, n // MIN_GAMES_PER_THREAD)
-    if slices <= 1:
+    """`kernel(lo, hi)` over disjoint slices covering games 0..n-1, on up to `threads` threads
+    (this one included).
+
+    The slices are small (about eight per thread, at least `MIN_GAMES_PER_THREAD` games) and each
+    thread takes the next one free until none is left: on a shared machine a thread that is not
+    scheduled for a while does not hold the whole step back.
+    """
+    size = max(MIN_GAMES_PER_THREAD, n // (8 * threads))
+    slices = -(-n // size)
+    workers = min(threads, slices)
+    if workers <= 1:
         kernel(0, n)
         return
-    bounds = [n * k // slices for k in range(slices + 1)]
-    pool = _executor(slices - 1)
-    futures = [pool.submit(kernel, bounds[k], bounds[k + 1]) for k in range(slices - 1)]
+    bounds = [min(k * size, n) for k in range(slices + 1)]
+    taken = itertools.count()  # next() is atomic under the GIL
+
+    def work() -> None:
+        while (k := next(taken)) < slices:
+            kernel(bounds[k], bounds[k + 1])
+
+    pool = _executor(workers - 1)
+    futures = [pool.submit(work) for _ in range(workers - 1)]
     try:
-        kernel(bounds[-2], bounds[-1])
+        work()
     finally:
         for future in futures:
             future.result()
