@@ -151,11 +151,11 @@ def sudoku(args: argparse.Namespace) -> Setup:
 
 
 def tictactoe(args: argparse.Namespace) -> Setup:
-    """A match of the arena's suite: board `--size`, sparring partner `--opponent`, your `--mark`
-    (X moves first)."""
+    """A match on board `--size` as `--mark` (X moves first) against `--opponent`: a sparring
+    partner's name plays that match of the arena's suite (`--seed`: the suite seed); `entry:ID`
+    (a shipped arena entry) or `bf:PATH` (a Brainfuck file) plays a free match against that
+    engine, recorded with the file's SHA-256 (`--seed` seeds nothing an engine uses)."""
     from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED
-    from evaluation.benchmarks.arena.episode import play_arena_game
-    from evaluation.benchmarks.arena.suite import build_suite
     from evaluation.play.tictactoe import TicTacToeKeys
 
     size = 3 if args.size is None else args.size
@@ -163,11 +163,20 @@ def tictactoe(args: argparse.Namespace) -> Setup:
     mark = (args.mark or "X").upper()
     seed = DEFAULT_SEED if args.seed is None else _whole(args.seed, "--seed (the suite seed)")
     if ":" in opponent:
-        raise PlayError(
-            f"--opponent {opponent}: the arena's matches are played against its sparring "
-            "partners (random, greedy, tactician, perfect); an entry cannot be a match opponent "
-            "there yet"
-        )
+        play, settings, label = _free_match(opponent, size, mark, seed)
+    else:
+        play, settings = _suite_match(opponent, size, mark, seed)
+        label = opponent
+    return Setup(BENCHMARK_ID, TicTacToeKeys(label), seed, settings, play)
+
+
+def _suite_match(
+    opponent: str, size: int, mark: str, seed: int
+) -> tuple[Callable[[Human, Path], Any], dict[str, Any]]:
+    """The arena suite's match against sparring partner `opponent`."""
+    from evaluation.benchmarks.arena.episode import play_arena_game
+    from evaluation.benchmarks.arena.suite import build_suite
+
     matches = build_suite(seed).matches
     found = [
         m for m in matches if m.size == size and m.opponent == opponent and m.engine_mark == mark
@@ -177,15 +186,47 @@ def tictactoe(args: argparse.Namespace) -> Setup:
         names = sorted({m.opponent for m in matches})
         raise PlayError(
             f"no arena match {size}x{size} against {opponent!r} as {mark}: --size takes "
-            f"{', '.join(map(str, sizes))}, --opponent {', '.join(names)}, --mark X or O"
+            f"{', '.join(map(str, sizes))}, --opponent {', '.join(names)}, entry:ID or bf:PATH, "
+            "--mark X or O"
         )
     spec = found[0]
 
     def play(human: Human, log: Path) -> Any:
         return play_arena_game(human, spec, log, suite_seed=seed, timeout_ms=HUMAN_LIMIT_MS)
 
-    settings = {"match": spec.id, "size": size, "opponent": opponent, "mark": mark}
-    return Setup(BENCHMARK_ID, TicTacToeKeys(opponent), seed, settings, play)
+    return play, {"match": spec.id, "size": size, "opponent": opponent, "mark": mark}
+
+
+def _free_match(
+    text: str, size: int, mark: str, seed: int
+) -> tuple[Callable[[Human, Path], Any], dict[str, Any], str]:
+    """A free match against the engine `text` names (`entry:ID` or `bf:PATH`)."""
+    from evaluation.benchmarks.arena.episode import (
+        FREE_MATCH,
+        free_match_spec,
+        free_opponent,
+        play_free_match,
+    )
+
+    try:
+        opponent = free_opponent(text)
+        free_match_spec(size, mark, opponent, seed)
+    except ValueError as error:
+        raise PlayError(f"--opponent {text}: {error}") from None
+
+    def play(human: Human, log: Path) -> Any:
+        return play_free_match(
+            human,
+            opponent,
+            log,
+            size=size,
+            engine_mark=mark,
+            seed=seed,
+            timeout_ms=HUMAN_LIMIT_MS,
+        )
+
+    settings = {"match": FREE_MATCH, "size": size, "opponent": opponent.label, "mark": mark}
+    return play, {**settings, "opponentSha256": opponent.sha256}, opponent.label
 
 
 # --- chess --------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """One arena game as an episode of the one loop (`evaluation/core/episode.py`): a suite position
-(one decision) or a match (a full game against a sparring partner).
+(one decision), a match (a full game against a sparring partner) or a free match (a full game
+against any deterministic opponent: an entry, a `bf:` file or a sparring name; not graded).
 
 Answers are recorded and judged in one JSON form (`answers.py`).
 
@@ -9,26 +10,37 @@ loss). In a match only the engine's moves are decisions; the sparring side's rep
 from the match spec (`suite.MatchSpec`) after each of them, so a replay re-derives them and a
 changed engine answer fails at its decision. A failure on our side (`service`, `stop`) aborts
 the game: never counted, played again on resume.
+
+In a free match the other side is a policy (`FreeOpponent`), asked like an engine: its answers
+are recorded with the next decision (`opponentCalls`: its calls since the previous decision, each
+with its ply) and judged by the same rules, so an illegal or unreadable reply forfeits the match
+for it (`forfeitBy` says which side forfeited). A replay rebuilds the opponent from the
+header (its spec and, for a file, the file's SHA-256) and re-derives every one of its moves.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arcade_gym.tictactoe.contract import AnswerCheck, TicTacToeQuestion
 from arcade_gym.tictactoe.game import TicTacToeGame
-from arcade_gym.tictactoe.rules import RULESET_ID, O, X
+from arcade_gym.tictactoe.rules import RULESET_ID, SIZES, O, X
 from arcade_gym.tictactoe.sparring import opening_move, sparring_move
 from evaluation.benchmarks.arena.answers import judge_call, move_fields, wire_answer
 from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.benchmarks.arena.grading import match_points
 from evaluation.benchmarks.arena.suite import SUITE_VERSION, MatchSpec, SuitePosition
 from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
-from evaluation.core.eventlog import GameLog, header_event
-from evaluation.core.policy_call import CallOutcome
+from evaluation.core.eventlog import GameLog, header_event, to_jsonable
+from evaluation.core.policy_call import CallOutcome, call_policy
 from evaluation.core.policy_identity import policy_identity
+from policies.base import DecisionContext
+from policies.specs import SpecOptions
 
 Item = SuitePosition | MatchSpec
 
@@ -87,34 +99,76 @@ class PositionEpisode:
 
 
 class MatchEpisode:
-    """One match from the empty board; the engine's moves are the decisions, the sparring side's
-    replies (its rule, or the seeded opening) are played after each of them."""
+    """One match from the empty board; the engine's moves are the decisions, the other side's
+    replies are played after each of them: the sparring rule (or the seeded opening) of a suite
+    match, or the `opponent` policy of a free match."""
 
     rules = Rules(unusable_limit=1, failure_end="illegal move")
     realtime = False
 
-    def __init__(self, spec: MatchSpec, timeout_ms: float | None = DEFAULT_TIMEOUT_MS) -> None:
+    def __init__(
+        self,
+        spec: MatchSpec,
+        timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
+        opponent: Any | None = None,
+    ) -> None:
         self.spec = spec
         self.timeout_ms = timeout_ms
+        self.opponent = opponent
         self.game = TicTacToeGame(spec.size)
         self.engine_side = X if spec.engine_mark == "X" else O
         self.forfeit: str | None = None
         self.forfeit_ply: int | None = None
+        self.forfeit_by: str | None = None
         self.last: AnswerCheck | None = None
+        self.opponent_calls: list[dict[str, Any]] = []
         self.replies()
 
+    @property
+    def free(self) -> bool:
+        """Whether this is a free match (an opponent policy, not a suite sparring rule)."""
+        return self.opponent is not None
+
     def replies(self) -> list[int]:
-        """The sparring side's moves until the engine is to move (or the game is over)."""
+        """The other side's moves until the engine is to move (or the game is over)."""
         game, spec = self.game, self.spec
         cells: list[int] = []
-        while not game.over and game.to_move != self.engine_side:
-            if spec.opening and game.placed < 2:
+        while not self.over and game.to_move != self.engine_side:
+            if self.opponent is not None:
+                cell = self.opponent_move(self.opponent)
+                if cell is None:
+                    break
+            elif spec.opening and game.placed < 2:
                 cell = opening_move(game.flat, game.to_move, spec.opponent_seed)
             else:
                 cell = sparring_move(spec.opponent, game.flat, game.to_move, spec.opponent_seed)
             game.play(cell)
             cells.append(cell)
         return cells
+
+    def opponent_move(self, opponent: Any) -> int | None:
+        """Ask the free match's opponent, as an engine is asked (no wall-clock limit: only
+        deterministic opponents play free matches, a Brainfuck one bounded by its instruction
+        limit); record its answer; None when it forfeits with an illegal or unreadable reply."""
+        question = self.game.question()
+        call = call_policy(opponent, question, DecisionContext.with_budget(None), None)
+        if call.status == "ok":
+            call = dataclasses.replace(call, answer=wire_answer(call.answer, question))
+        check: AnswerCheck = judge_call(call, question).verdict
+        self.opponent_calls.append(
+            {
+                "ply": self.game.placed + 1,
+                "status": call.status,
+                "answer": to_jsonable(call.answer) if call.status == "ok" else None,
+                **move_fields(check),
+            }
+        )
+        if check.legal and check.move is not None:
+            return self.game.cell(*check.move)
+        self.forfeit = check.reason or "no move"
+        self.forfeit_ply = self.game.placed + 1
+        self.forfeit_by = "opponent"
+        return None
 
     @property
     def over(self) -> bool:
@@ -139,18 +193,21 @@ class MatchEpisode:
             replies = self.replies()
         fields["replies"] = [list(divmod(c, self.spec.size)) for c in replies]
         fields["board"] = list(self.game.rows())
+        if self.free:  # its calls since the previous decision (the opening move's included)
+            fields["opponentCalls"], self.opponent_calls = self.opponent_calls, []
         return fields
 
     def force_end(self, reason: str) -> None:
         if self.forfeit is None and not self.game.over:
             self.forfeit = (self.last.reason if self.last else None) or reason
             self.forfeit_ply = self.game.placed + 1
+            self.forfeit_by = "engine"
 
     @property
     def outcome(self) -> str:
         """`win`, `draw` or `loss`, from the engine's side."""
         if self.forfeit is not None:
-            return "loss"
+            return "win" if self.forfeit_by == "opponent" else "loss"
         if self.game.draw:
             return "draw"
         return "win" if self.game.winner == self.engine_side else "loss"
@@ -158,10 +215,10 @@ class MatchEpisode:
     def result(self) -> dict[str, Any]:
         outcome = self.outcome
         if self.forfeit is not None:
-            end = "illegal move"
+            end = "opponent illegal move" if self.forfeit_by == "opponent" else "illegal move"
         else:
             end = "full board" if self.game.draw else "line"
-        return {
+        result = {
             "endReason": end,
             "score": match_points(outcome, self.spec.opponent),
             "result": outcome,
@@ -173,6 +230,131 @@ class MatchEpisode:
             "forfeit": self.forfeit,
             "forfeitPly": self.forfeit_ply,
         }
+        if self.free:
+            result["forfeitBy"] = self.forfeit_by
+        return result
+
+
+# --- free matches -------------------------------------------------------------------------------
+
+
+FREE_MATCH = "free-match"
+"""The `game` of a free match's header settings (and its match id)."""
+
+FREE_MATCH_FORMS = (
+    "entry:ID (a shipped arena entry), bf:PATH (a Brainfuck file) or a sparring partner's name "
+    "(random, greedy, tactician, perfect)"
+)
+"""The opponents a free match takes (deterministic ones: its replay re-derives their moves)."""
+
+
+@dataclass(frozen=True)
+class FreeOpponent:
+    """The other side of a free match, as its header records it: `spec` is what
+    `policies.specs.make_policy` builds (a sparring name, or `bf:` and the file's absolute path),
+    `entry` the arena entry it came from, `sha256` the engine file's hash (None for a name)."""
+
+    spec: str
+    entry: str | None = None
+    sha256: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How the opponent is named to the player and in the result (`entry:ID`, or the spec)."""
+        return f"entry:{self.entry}" if self.entry is not None else self.spec
+
+    @property
+    def file(self) -> Path | None:
+        """The engine file of a `bf:` opponent."""
+        return Path(self.spec[3:]) if self.spec.startswith("bf:") else None
+
+    def settings(self) -> dict[str, Any]:
+        """The header settings that name the opponent."""
+        return {
+            "opponentSpec": self.spec,
+            "opponentEntry": self.entry,
+            "opponentSha256": self.sha256,
+        }
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> FreeOpponent:
+        """The opponent a free match's header settings name (`ValueError` for a malformed one)."""
+        spec, entry, sha = (
+            settings.get(k) for k in ("opponentSpec", "opponentEntry", "opponentSha256")
+        )
+        if not isinstance(spec, str) or not spec:
+            raise ValueError(f"a free match needs opponentSpec, got {spec!r}")
+        if entry is not None and not isinstance(entry, str):
+            raise ValueError(f"opponentEntry must be an entry id, got {entry!r}")
+        if spec.startswith("bf:") and not isinstance(sha, str):
+            raise ValueError(f"opponentSha256 must be the SHA-256 of {spec[3:]}, got {sha!r}")
+        if not spec.startswith("bf:") and sha is not None:
+            raise ValueError("opponentSha256 is the hash of a bf: opponent's file only")
+        return cls(spec, entry, sha)
+
+    def make(self, seed: int) -> Any:
+        """The opponent policy, after checking that a file engine is the very file the match
+        was (or is to be) played against; `ValueError` naming the file otherwise."""
+        from evaluation.benchmarks.arena.entries import engine_sha256
+        from policies.specs import make_policy
+
+        path = self.file
+        if path is not None:
+            if not path.is_file():
+                raise ValueError(f"the opponent's engine file {path} is missing")
+            digest = engine_sha256(path)
+            if digest != self.sha256:
+                raise ValueError(
+                    f"the opponent's engine file {path} has changed (SHA-256 {digest}; the "
+                    f"match was played against {self.sha256})"
+                )
+        return make_policy(self.spec, "tictactoe", SpecOptions(seed=seed))
+
+
+def free_opponent(text: str, entries_dir: Path | None = None) -> FreeOpponent:
+    """The opponent `text` names: `entry:ID` (an entry of `entries_dir`, default the shipped
+    entries), `bf:PATH` or a sparring partner's name; `ValueError` naming the forms otherwise."""
+    from evaluation.benchmarks.arena.entries import default_entries_dir, engine_sha256, find_entry
+    from policies.tictactoe import BUILTINS
+
+    text = text.strip()
+    prefix, _, body = text.partition(":")
+    entry: str | None = None
+    if prefix == "entry" and body:
+        found = find_entry(entries_dir or default_entries_dir(), body)
+        entry, path = found.id, found.engine
+    elif prefix == "bf" and body:
+        path = Path(body)
+        if not path.is_file():
+            raise ValueError(f"no such Brainfuck file {body!r}; give {FREE_MATCH_FORMS}")
+    elif text in BUILTINS:
+        return FreeOpponent(text)
+    else:
+        raise ValueError(f"not a match opponent; give {FREE_MATCH_FORMS}")
+    path = path.resolve()
+    return FreeOpponent(f"bf:{path}", entry, engine_sha256(path))
+
+
+def free_match_spec(size: int, engine_mark: str, opponent: FreeOpponent, seed: int) -> MatchSpec:
+    """The match a free match plays (`ValueError` for a size or mark the arena does not have)."""
+    if size not in SIZES:
+        raise ValueError(f"a match is played on a board of size {', '.join(map(str, SIZES))}")
+    if engine_mark not in ("X", "O"):
+        raise ValueError(f"the engine plays X or O, got {engine_mark!r}")
+    return MatchSpec(FREE_MATCH, size, opponent.label, engine_mark, seed)
+
+
+def free_settings(
+    spec: MatchSpec, opponent: FreeOpponent, timeout_ms: float | None
+) -> dict[str, Any]:
+    """The header settings a free match is rebuilt from."""
+    return {
+        "game": FREE_MATCH,
+        "size": spec.size,
+        "engineMark": spec.engine_mark,
+        **opponent.settings(),
+        "timeoutMs": timeout_ms,
+    }
 
 
 def make_episode(item: Item, timeout_ms: float | None) -> PositionEpisode | MatchEpisode:
@@ -207,6 +389,40 @@ def play_arena_game(
     result line.
     """
     episode = make_episode(item, timeout_ms)
+    versions = {"suite": SUITE_VERSION, "ruleset": RULESET_ID}
+    settings = settings_of(item, timeout_ms)
+    result = _record(policy, episode, log_path, versions, suite_seed, settings)
+    return {"id": item.id, **result}
+
+
+def play_free_match(
+    policy: Any,
+    opponent: FreeOpponent,
+    log_path: str | Path,
+    *,
+    size: int,
+    engine_mark: str,
+    seed: int,
+    timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
+) -> dict[str, Any]:
+    """Play one free match of `policy` (the engine side) against `opponent`, recorded at
+    `log_path` like a suite game (`play_arena_game`); `seed` seeds a sparring opponent."""
+    spec = free_match_spec(size, engine_mark, opponent, seed)
+    episode = MatchEpisode(spec, timeout_ms, opponent.make(seed))
+    settings = free_settings(spec, opponent, timeout_ms)
+    result = _record(policy, episode, log_path, {"ruleset": RULESET_ID}, seed, settings)
+    return {"id": spec.id, **result}
+
+
+def _record(
+    policy: Any,
+    episode: PositionEpisode | MatchEpisode,
+    log_path: str | Path,
+    versions: dict[str, str],
+    seed: int,
+    settings: dict[str, Any],
+) -> dict[str, Any]:
+    """Play `episode` into a new log; the result line's fields plus each call's telemetry."""
     calls: list[dict[str, Any]] = []
 
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
@@ -221,12 +437,12 @@ def play_arena_game(
         log.write(
             header_event(
                 benchmark=BENCHMARK_ID,
-                versions={"suite": SUITE_VERSION, "ruleset": RULESET_ID},
-                seed=suite_seed,
+                versions=versions,
+                seed=seed,
                 policy=policy_identity(policy),
-                settings=settings_of(item, timeout_ms),
+                settings=settings,
             )
         )
         played = play_episode(episode, LiveCaller(policy, wire=wire_answer), log, on_decision=count)
     result = {k: v for k, v in played.result.items() if k != "type"}
-    return {"id": item.id, **result, "calls": calls}
+    return {**result, "calls": calls}
