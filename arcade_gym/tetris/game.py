@@ -410,20 +410,26 @@ class TetrisGame:
         boards = np.empty((n, E.H, E.W), np.uint8)
         E.afterstates(self.board, self.st, self.cinfo, boards)
         grids = grids_to_cells(boards)
+        # The candidates are the engine's own output, already of the contract's types (Python
+        # ints in bulk from `tolist`, letters from the piece table): built without re-validating
+        # every candidate's grid, the slow part. The question itself is still validated.
+        rows = self.cinfo[:n].tolist()
+        feats = self.cfeat[:n].tolist()
         candidates = []
-        for position, index in enumerate(order):
-            row = self.cinfo[index]
-            placement = Placement(x=int(row[E.C_X]), rotation=int(row[E.C_ROT]))
+        id_numbers = ids.tolist()
+        for position, index in enumerate(order.tolist()):
+            row = rows[index]
+            placement = Placement.model_construct(x=row[E.C_X], rotation=row[E.C_ROT])
             candidates.append(
-                Candidate(
-                    id=f"p{int(ids[position])}",
+                Candidate.model_construct(
+                    id=f"p{id_numbers[position]}",
                     placement=placement,
-                    lines_cleared=int(row[E.C_LINES]),
-                    score_delta=int(row[E.C_SCORE_DELTA]),
-                    drop_points=int(row[E.C_DROP]),
-                    clear_points=int(row[E.C_CLEAR]),
+                    lines_cleared=row[E.C_LINES],
+                    score_delta=row[E.C_SCORE_DELTA],
+                    drop_points=row[E.C_DROP],
+                    clear_points=row[E.C_CLEAR],
                     top_out=bool(row[E.C_TOP_OUT]),
-                    features=_board_features(self.cfeat[index]),
+                    features=_board_features(feats[index], trusted=True),
                     grid=grids[index],
                 )
             )
@@ -450,9 +456,12 @@ class TetrisGame:
         )
 
 
-def _board_features(values: np.ndarray) -> BoardFeatures:
-    v = [int(a) for a in values]
-    return BoardFeatures(
+def _board_features(values: np.ndarray | list[int], *, trusted: bool = False) -> BoardFeatures:
+    """The features as the contract model; `trusted` (a list of Python ints from the engine)
+    skips pydantic's validation."""
+    v = values.tolist() if isinstance(values, np.ndarray) else values
+    build = BoardFeatures.model_construct if trusted else BoardFeatures
+    return build(
         heights=v[E.F_HEIGHTS : E.F_HEIGHTS + E.W],
         max_height=v[E.F_MAX_HEIGHT],
         aggregate_height=v[E.F_AGGREGATE],
