@@ -1,6 +1,7 @@
 """k-in-a-row tic-tac-toe (the arena's rules) at the keyboard: arrows move a cursor, Enter or
-space places the mark. The answer is the (row, col) pair a Python policy gives; the sparring
-partner's replies are played by the arena's match episode."""
+space places the mark. The answer is the (row, col) pair a Python policy gives; the opponent's
+replies (a sparring partner's in a suite match, an engine's in a free match) are played by the
+arena's match episode."""
 
 from __future__ import annotations
 
