@@ -11,6 +11,7 @@ from typing import Any
 
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
+from evaluation.site.inputs import sub_folders
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 RESULTS = REPOSITORY / "docs" / "results"
@@ -25,7 +26,7 @@ def default_inputs() -> list[Path]:
             f"no shipped results at {RESULTS} (an installed package has none): pass run "
             "directories, e.g. arcade-eval site --output dist runs/tetris"
         )
-    inputs = sorted(p for p in RESULTS.iterdir() if p.is_dir() and not p.name.startswith("."))
+    inputs = sub_folders(RESULTS)
     if ENTRIES.is_dir():
         inputs.append(ENTRIES)
     return inputs

@@ -16,13 +16,19 @@ import chess
 import pytest
 
 import evaluation.benchmarks.chess_ladder as chess_ladder
-from evaluation.benchmarks.chess_ladder.episode import LiveSide, play_ladder_game, settings_of
+from evaluation.benchmarks.chess_ladder.episode import (
+    BENCHMARK_ID,
+    LiveSide,
+    play_ladder_game,
+    settings_of,
+)
 from evaluation.benchmarks.chess_ladder.grading import judgement, win_percent
-from evaluation.benchmarks.chess_ladder.site import add_pages, rung_order, runs_in, wdl
+from evaluation.benchmarks.chess_ladder.site import add_pages, rung_order, wdl
 from evaluation.benchmarks.chess_ladder.site_frames import quick_judgement
 from evaluation.core.registry import register
 from evaluation.core.replay_export import export_replay
 from evaluation.site.build import SiteBuild, SiteError
+from evaluation.site.inputs import run_dirs
 from policies.base import DecisionContext, PolicyIdentity
 from policies.chess import BUILTINS
 from tests.chess.conftest import stockfish_or_skip
@@ -148,7 +154,7 @@ def test_frames_judge_model_moves_from_the_previous_measurement(game_log: Path) 
 
 def test_shipped_pages_hold_the_reports_ratings_and_every_game(tmp_path: Path) -> None:
     run = SHIPPED / "material-2ply"
-    assert runs_in(SHIPPED) == [run]
+    assert run_dirs(SHIPPED, BENCHMARK_ID) == [run]
     assert build(tmp_path / "site", SHIPPED) == [SHIPPED]
     report = json.loads((run / "report.json").read_text())
     site = tmp_path / "site" / "chess-ladder"
@@ -201,7 +207,7 @@ def test_other_folders_are_not_claimed_and_a_bad_log_is_refused(tmp_path: Path) 
     other = tmp_path / "other"
     other.mkdir()
     (other / "manifest.json").write_text(json.dumps({"benchmark": "sudoku"}))
-    assert runs_in(other) == [] and build(tmp_path / "empty", other) == []
+    assert run_dirs(other, BENCHMARK_ID) == [] and build(tmp_path / "empty", other) == []
     run = tmp_path / "tampered"
     shutil.copytree(SHIPPED / "material-2ply", run)
     log = run / "logs" / "material-2ply" / "standard" / "greedy" / "game-0.jsonl"

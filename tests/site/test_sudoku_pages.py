@@ -19,12 +19,14 @@ from arcade_gym.sudoku.rules import parse_puzzle
 from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku import BENCHMARK
 from evaluation.benchmarks.sudoku.cli import add_parsers
-from evaluation.benchmarks.sudoku.site import add_pages, calibration_points, runs_in
+from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID
+from evaluation.benchmarks.sudoku.site import add_pages, calibration_points
 from evaluation.benchmarks.sudoku.site_frames import cell_marks, cell_tiers
 from evaluation.core.registry import register
 from evaluation.core.replay_export import export_replay
 from evaluation.core.rundir import safe_name
 from evaluation.site.build import SiteBuild, SiteError
+from evaluation.site.inputs import run_dirs
 from tests.site.conftest import file_url
 
 register(BENCHMARK)
@@ -155,11 +157,12 @@ def test_a_folder_of_runs_is_one_input_and_other_folders_are_not_claimed(
     folder = tmp_path / "results"
     shutil.copytree(small_run, folder / "a")
     shutil.copytree(small_run, folder / "b")
-    assert runs_in(folder) == [folder / "a", folder / "b"]
+    assert run_dirs(folder, BENCHMARK_ID) == [folder / "a", folder / "b"]
     other = tmp_path / "other"
     other.mkdir()
     (other / "manifest.json").write_text(json.dumps({"benchmark": "tetris-bench"}))
-    assert runs_in(other) == [] and runs_in(tmp_path / "missing") == []
+    assert run_dirs(other, BENCHMARK_ID) == []
+    assert run_dirs(tmp_path / "missing", BENCHMARK_ID) == []
     used = build(tmp_path / "site", folder, other)
     assert used == [folder]
     board = json.loads((tmp_path / "site" / "sudoku" / "leaderboard.json").read_text())

@@ -30,6 +30,7 @@ from evaluation.benchmarks.arena.tier_list import COLUMNS, millions, row_cells, 
 from evaluation.core.rundir import safe_name
 from evaluation.site.build import SiteError
 from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import strip_plot
 
 SECTION = "arena"
@@ -51,26 +52,10 @@ def is_entries_dir(path: Path) -> bool:
     return any((child / ENGINE_FILE).is_file() for child in path.iterdir() if child.is_dir())
 
 
-def is_arena_run(path: Path) -> bool:
-    """Whether `path` is a finished arena run directory (manifest naming the arena, a report)."""
-    manifest = path / "manifest.json"
-    if not manifest.is_file() or not (path / "report.json").is_file():
-        return False
-    try:
-        return json.loads(manifest.read_text(encoding="utf-8")).get("benchmark") == BENCHMARK_ID
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
 def arena_runs_in(path: Path) -> list[Path]:
-    """The arena runs an input holds: itself, or (a folder of runs) every sub-folder when each
-    one is an arena run; [] otherwise."""
-    if is_arena_run(path):
-        return [path]
-    if not path.is_dir():
-        return []
-    children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
-    return children if children and all(is_arena_run(p) for p in children) else []
+    """The finished arena runs (a report beside the manifest) an input holds: itself, or (a
+    folder of runs) every sub-folder when each one is a finished arena run; [] otherwise."""
+    return run_dirs(path, BENCHMARK_ID, needs=("report.json",))
 
 
 # --- shared pieces ------------------------------------------------------------------------------

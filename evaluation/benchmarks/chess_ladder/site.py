@@ -26,6 +26,7 @@ from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
 from evaluation.core.rundir import safe_name
 from evaluation.site.build import inline_json
 from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import interval_plot
 
 SECTION = "chess-ladder"
@@ -55,29 +56,6 @@ class LadderRunPages:
     models: list[dict[str, Any]]
     slugs: dict[str, str]
     games: list[LadderGamePage] = field(default_factory=list)
-
-
-def is_run(path: Path) -> bool:
-    """Whether `path` is a chess ladder run directory (its manifest names the benchmark)."""
-    manifest = path / "manifest.json"
-    if not manifest.is_file():
-        return False
-    try:
-        return json.loads(manifest.read_text(encoding="utf-8")).get("benchmark") == BENCHMARK_ID
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def runs_in(path: Path) -> list[Path]:
-    """The ladder runs an input holds: itself, or every sub-folder when each is a ladder run."""
-    if not path.is_dir():
-        return []
-    if is_run(path):
-        return [path]
-    children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if children and all(is_run(p) for p in children):
-        return children
-    return []
 
 
 def load_run(path: Path) -> LadderRunPages:
@@ -449,7 +427,7 @@ def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
     used: list[Path] = []
     runs: list[LadderRunPages] = []
     for path in inputs:
-        found = runs_in(Path(path))
+        found = run_dirs(Path(path), BENCHMARK_ID)
         if found:
             used.append(Path(path))
             runs.extend(load_run(p) for p in found)

@@ -33,6 +33,7 @@ from evaluation.core.rundir import safe_name
 from evaluation.core.verify import log_files
 from evaluation.site.build import SiteBuild, SiteError, relative
 from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import strip_plot
 
 SECTION = "narcade"
@@ -83,25 +84,16 @@ def is_publication(path: Path) -> bool:
     return data is not None and data.get("format") == PUBLICATION_FORMAT
 
 
-def is_run(path: Path) -> bool:
-    """A directory whose manifest names NARCADE."""
-    manifest = path / "manifest.json"
-    if not manifest.is_file():
-        return False
-    data = _json_object(manifest)
-    return data is not None and data.get("benchmark") == BENCHMARK_ID
-
-
 def sources_in(path: Path) -> tuple[list[Path], list[Path]]:
-    """(publications, runs) an input holds: itself, or the folder's own files and sub-folders."""
+    """(publications, runs) an input holds: itself, or the folder's own files and sub-folders
+    (runs mixed with publications and other folders)."""
     if is_publication(path):
         return [path], []
-    if is_run(path):
-        return [], [path]
-    if not path.is_dir():
-        return [], []
+    runs = run_dirs(path, BENCHMARK_ID, mixed=True)
+    if runs == [path] or not path.is_dir():
+        return [], runs
     children = sorted(p for p in path.iterdir() if not p.name.startswith("."))
-    return [p for p in children if is_publication(p)], [p for p in children if is_run(p)]
+    return [p for p in children if is_publication(p)], runs
 
 
 def _unique(key: str, taken: set[str]) -> str:
@@ -734,11 +726,11 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
     found: list[tuple[str, Path]] = []
     for raw in inputs:
         path = Path(raw)
-        found_publications, run_dirs = sources_in(path)
-        if found_publications or run_dirs:
+        found_publications, found_runs = sources_in(path)
+        if found_publications or found_runs:
             claimed.append(raw)
             found += [("publication", p) for p in found_publications]
-            found += [("run", r) for r in run_dirs]
+            found += [("run", r) for r in found_runs]
     if not claimed:
         return []
     taken: set[str] = set()

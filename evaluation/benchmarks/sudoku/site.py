@@ -23,6 +23,7 @@ from evaluation.benchmarks.sudoku.site_frames import cell_tiers
 from evaluation.core.eventlog import read_log
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import calibration_plot, interval_plot
 
 SECTION = "sudoku"
@@ -39,30 +40,6 @@ class SudokuRunPages:
     complete: bool
     reports: list[dict[str, Any]]
     specs: dict[str, str]
-
-
-def is_run(path: Path) -> bool:
-    """Whether `path` is a Sudoku run directory (its manifest names the benchmark)."""
-    manifest = path / "manifest.json"
-    if not manifest.is_file():
-        return False
-    try:
-        return json.loads(manifest.read_text(encoding="utf-8")).get("benchmark") == BENCHMARK_ID
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def runs_in(path: Path) -> list[Path]:
-    """The Sudoku runs an input holds: itself, or (a folder of runs) every sub-folder when each
-    one is a Sudoku run; [] when the input is not Sudoku's."""
-    if not path.is_dir():
-        return []
-    if is_run(path):
-        return [path]
-    children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if children and all(is_run(p) for p in children):
-        return children
-    return []
 
 
 def load_run(path: Path) -> SudokuRunPages:
@@ -421,7 +398,7 @@ def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
     used: list[Path] = []
     runs: list[SudokuRunPages] = []
     for path in inputs:
-        found = runs_in(Path(path))
+        found = run_dirs(Path(path), BENCHMARK_ID)
         if found:
             used.append(Path(path))
             runs.extend(load_run(p) for p in found)

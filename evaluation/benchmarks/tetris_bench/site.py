@@ -39,6 +39,7 @@ from evaluation.core.rundir import MANIFEST, safe_name
 from evaluation.core.stats import HeadToHead
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.inputs import is_run
 from evaluation.site.plots import interval_plot, strip_plot
 
 SECTION = "tetris"
@@ -57,18 +58,6 @@ class TetrisRun:
     leaderboard: Leaderboard
     results: list[GameResult]
     logs: dict[tuple[str, str, str], Path]
-
-
-def is_run(path: Path) -> bool:
-    """A run directory whose manifest names Tetris Bench."""
-    manifest = path / MANIFEST
-    if not manifest.is_file():
-        return False
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("benchmark") == BENCHMARK_ID
 
 
 def _head_to_head(data: Mapping[str, Any] | None, a: str = "winsA", b: str = "winsB") -> Any:
@@ -200,7 +189,7 @@ def load_run(path: Path) -> TetrisRun:
 
 def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
     """The Tetris Bench section from every Tetris Bench run directory among `inputs`."""
-    paths = [Path(p) for p in inputs if is_run(Path(p))]
+    paths = [Path(p) for p in inputs if is_run(Path(p), BENCHMARK_ID)]
     if not paths:
         return []
     runs = [load_run(p) for p in paths]

@@ -1,0 +1,48 @@
+"""Which site inputs are run directories of a benchmark: one reading of `manifest.json` for every
+benchmark's `add_pages`, so they all claim (and refuse) the same folders the same way."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from evaluation.core.rundir import MANIFEST
+
+
+def sub_folders(path: Path) -> list[Path]:
+    """The folder's visible sub-folders (names starting with `.` skipped), in name order."""
+    return sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def is_run(path: Path, benchmark_id: str, *, needs: Sequence[str] = ()) -> bool:
+    """Whether `path` is a run directory of `benchmark_id`: its `manifest.json` is a JSON object
+    naming that benchmark (an unreadable one names none) and it holds each file in `needs`
+    (e.g. a finished run's `report.json`)."""
+    manifest = Path(path) / MANIFEST
+    if not manifest.is_file() or not all((Path(path) / name).is_file() for name in needs):
+        return False
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("benchmark") == benchmark_id
+
+
+def run_dirs(
+    path: Path, benchmark_id: str, *, needs: Sequence[str] = (), mixed: bool = False
+) -> list[Path]:
+    """The runs of `benchmark_id` an input holds: `[path]` when it is one; for a folder, its
+    sub-folders that are runs (in name order): all of them only when every sub-folder is one
+    (a folder of runs), else none, or with `mixed` the runs among whatever else it holds; `[]`
+    for anything else."""
+    path = Path(path)
+    if is_run(path, benchmark_id, needs=needs):
+        return [path]
+    if not path.is_dir():
+        return []
+    children = sub_folders(path)
+    runs = [p for p in children if is_run(p, benchmark_id, needs=needs)]
+    if mixed or (children and len(runs) == len(children)):
+        return runs
+    return []
