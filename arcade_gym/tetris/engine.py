@@ -1069,12 +1069,26 @@ def placement_step_into(
                 delta = play_placement(board, st, seq, cinfo[k])
                 break
     end_tick(st)
+    list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
+    fill_action_view(st, cinfo, cfeat, mask, featmat)
+    return delta
+
+
+@njit(cache=True)
+def list_candidates_into(
+    board: np.ndarray,
+    st: np.ndarray,
+    seq: np.ndarray,
+    cinfo: np.ndarray,
+    cfeat: np.ndarray,
+    work: np.ndarray,
+    visited: np.ndarray,
+) -> None:
+    """The candidates of the piece in play (`generate_candidates_into`), none once it is over."""
     if st[S_END] == END_NONE:
         generate_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
     else:
         st[S_NCAND] = 0
-    fill_action_view(st, cinfo, cfeat, mask, featmat)
-    return delta
 
 
 @njit(cache=True)

@@ -133,10 +133,7 @@ def _placement_game(
     visited: np.ndarray,
 ) -> None:
     _new_game(seed, board, st, seq, cfg, nxt)
-    if st[E.S_END] == END_NONE:
-        E.generate_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
-    else:
-        st[E.S_NCAND] = 0
+    E.list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
     E.fill_action_view(st, cinfo, cfeat, mask, featmat)
 
 

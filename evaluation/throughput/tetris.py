@@ -8,6 +8,7 @@ object a harness sends (pydantic, a grid per candidate).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
@@ -94,21 +95,30 @@ def _sample_positions(count: int, seed: int = 0) -> list[TetrisGame]:
     return positions
 
 
+def _passes_per_second(one_pass: Callable[[], None], per_pass: int, seconds: float) -> float:
+    """Items per second of `one_pass()` (which handles `per_pass` items) repeated for `seconds`."""
+
+    def run(deadline: float) -> int:
+        done = 0
+        while time.perf_counter() < deadline:
+            one_pass()
+            done += per_pass
+        return done
+
+    return rate(run, seconds)
+
+
 def candidate_questions(seconds: float, seed: int = 0) -> float:
     """Raw engine: candidate generation with every afterstate's features (no Gym, no pydantic)."""
     positions = _sample_positions(512, seed)
     arrays = [(g.board, g.st, g.seq, g.cinfo, g.cfeat) for g in positions]
     generate = E.generate_candidates
 
-    def run(deadline: float) -> int:
-        done = 0
-        while time.perf_counter() < deadline:
-            for board, st, seq, cinfo, cfeat in arrays:
-                generate(board, st, seq, cinfo, cfeat)
-            done += len(arrays)
-        return done
+    def one_pass() -> None:
+        for board, st, seq, cinfo, cfeat in arrays:
+            generate(board, st, seq, cinfo, cfeat)
 
-    return rate(run, seconds)
+    return _passes_per_second(one_pass, len(arrays), seconds)
 
 
 def question_objects(seconds: float, seed: int = 0) -> float:
@@ -116,15 +126,11 @@ def question_objects(seconds: float, seed: int = 0) -> float:
     candidate's grid and features) per second, the figure a harness pays each tick."""
     positions = _sample_positions(256, seed)
 
-    def run(deadline: float) -> int:
-        done = 0
-        while time.perf_counter() < deadline:
-            for game in positions:
-                game.question()
-            done += len(positions)
-        return done
+    def one_pass() -> None:
+        for game in positions:
+            game.question()
 
-    return rate(run, seconds)
+    return _passes_per_second(one_pass, len(positions), seconds)
 
 
 def bench_tetris(seconds: float = 3.0) -> dict[str, Any]:
