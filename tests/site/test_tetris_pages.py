@@ -81,6 +81,13 @@ def test_leaderboard_json_beside_the_page_is_the_runs_own(
     assert ours == json.loads((tetris_run / "leaderboard.json").read_text())
 
 
+def test_leaderboard_json_reads_back_into_the_same_leaderboard(tetris_run: Path) -> None:
+    from evaluation.benchmarks.tetris_bench.leaderboard import leaderboard_from_json, to_json
+
+    shipped = json.loads((tetris_run / "leaderboard.json").read_text())
+    assert to_json(leaderboard_from_json(shipped)) == shipped
+
+
 def test_the_leaderboard_page_shows_the_numbers_of_leaderboard_json(
     browser: Any, tetris_site: Path, screenshot: Callable[[Any, str], Path]
 ) -> None:

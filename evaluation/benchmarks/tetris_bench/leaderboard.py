@@ -412,11 +412,84 @@ def to_json(lb: Leaderboard) -> dict[str, Any]:
     }
 
 
-def _num(value: float, decimals: int = 1) -> str:
+def _head_to_head(data: Mapping[str, Any] | None, a: str = "winsA", b: str = "winsB") -> Any:
+    """The `HeadToHead` a `to_json` pair (or row's `vsAbove`, with its own win keys) holds."""
+    if data is None:
+        return None
+    return HeadToHead(
+        mean_diff=float(data["meanDiff"]),
+        low=float(data["low"]),
+        high=float(data["high"]),
+        wins_a=int(data[a]),
+        wins_b=int(data[b]),
+        ties=int(data["ties"]),
+        n=int(data["seeds"]),
+    )
+
+
+def leaderboard_from_json(data: Mapping[str, Any]) -> Leaderboard:
+    """The `Leaderboard` a `leaderboard.json` (`to_json`) holds, so the site renders a shipped
+    board with the same cell functions as the Markdown table."""
+    rows = []
+    for r in data["rows"]:
+        b = r.get("blitz")
+        blitz = None
+        if b is not None:
+            blitz = BlitzSummary(
+                games=int(b["games"]),
+                level_reached=int(b["levelReached"]),
+                questions=int(b["questions"]),
+                in_time=int(b["inTime"]),
+                late=int(b["late"]),
+                unreachable=int(b["unreachable"]),
+                locked=int(b["locked"]),
+            )
+        interval = r.get("eloInterval")
+        rows.append(
+            Row(
+                rank=int(r["rank"]),
+                tied_with_above=bool(r["tiedWithAbove"]),
+                slug=str(r["slug"]),
+                name=str(r["name"]),
+                kind=str(r.get("kind") or ""),
+                provider=r.get("provider"),
+                score=float(r["score"]),
+                half_width=r.get("halfWidth95"),
+                seed_scores={str(k): int(v) for k, v in r["seedScores"].items()},
+                lines=float(r["lines"]),
+                latency_ms=r.get("latencyMs"),
+                cost_per_100=r.get("costPer100Decisions"),
+                priced_calls=int(r.get("pricedCalls", 0)),
+                unpriced_calls=int(r.get("unpricedCalls", 0)),
+                blitz=blitz,
+                vs_above=_head_to_head(r.get("vsAbove"), "winsAbove", "winsThis"),
+                elo=float(r["elo"]),
+                elo_interval=None if interval is None else (float(interval[0]), float(interval[1])),
+                brier=r.get("brier"),
+                risk_reports=int(r.get("riskReports", 0)),
+            )
+        )
+    pairs = tuple(
+        Pair(str(p["brainA"]), str(p["brainB"]), dict(p["differences"]), _head_to_head(p))
+        for p in data.get("headToHead", [])
+    )
+    return Leaderboard(
+        ruleset=str(data["ruleset"]),
+        seeds=tuple(str(s) for s in data["seeds"]),
+        rows=tuple(rows),
+        pairs=pairs,
+        official=bool(data.get("official")),
+        replicates=int(data.get("headToHeadReplicates", 2000)),
+    )
+
+
+def number_text(value: float, decimals: int = 1) -> str:
+    """A figure as the tables show it: thousands separated, `decimals` places."""
     return f"{value:,.{decimals}f}"
 
 
-def _latency(ms: float | None) -> str:
+def latency_text(ms: float | None) -> str:
+    """A latency in ms or s at a precision that reads at a glance (a dash when unmeasured)."""
     if ms is None:
         return DASH
     if ms >= 1000.0:
@@ -424,7 +497,7 @@ def _latency(ms: float | None) -> str:
     return f"{ms:.1f} ms" if ms < 10.0 else f"{ms:.0f} ms"
 
 
-def _money(usd: float | None) -> str:
+def money_text(usd: float | None) -> str:
     """Dollars to three significant figures: a cost per 100 decisions is often below a cent."""
     if usd is None:
         return DASH
@@ -436,11 +509,11 @@ def _money(usd: float | None) -> str:
     return f"${usd:.{decimals}f}"
 
 
-def _cells(r: Row) -> list[str]:
+def row_cells(r: Row) -> list[str]:
     """The nine table cells of a row, shared by the Markdown and terminal renderings."""
     brain = f"{r.name} ({', '.join(x for x in (r.kind, r.provider) if x)})" if r.kind else r.name
     if r.half_width is not None:
-        spread = f"±{_num(r.half_width)}"
+        spread = f"±{number_text(r.half_width)}"
     else:
         spread = "per seed: " + ", ".join(str(v) for v in r.seed_scores.values())
     if r.blitz is None:
@@ -452,17 +525,18 @@ def _cells(r: Row) -> list[str]:
     return [
         f"{r.rank} ≈" if r.tied_with_above else str(r.rank),
         brain,
-        _num(r.score),
+        number_text(r.score),
         spread,
-        _num(r.lines),
-        _latency(r.latency_ms),
-        _money(r.cost_per_100),
+        number_text(r.lines),
+        latency_text(r.latency_ms),
+        money_text(r.cost_per_100),
         level,
         in_time,
     ]
 
 
-def _footnotes(lb: Leaderboard) -> list[str]:
+def footnotes(lb: Leaderboard) -> list[str]:
+    """The notes under the table (ruleset and ranking, Elo, Brier), one string each."""
     elo = []
     for r in lb.rows:
         if r.elo_interval is not None:
@@ -490,7 +564,8 @@ def _footnotes(lb: Leaderboard) -> list[str]:
 PAIR_COLUMNS = ("Brain A", "Brain B", "Mean A - B", "95% interval", "Seeds won A / B / tied")
 
 
-def _pair_cells(p: Pair) -> list[str]:
+def pair_cells(p: Pair) -> list[str]:
+    """The five head-to-head table cells of a pair (the columns of `PAIR_COLUMNS`)."""
     h = p.summary
     return [
         p.a,
@@ -501,7 +576,8 @@ def _pair_cells(p: Pair) -> list[str]:
     ]
 
 
-def _pair_title(lb: Leaderboard) -> str:
+def pair_title(lb: Leaderboard) -> str:
+    """The sentence above the head-to-head table: what a pair's figures mean."""
     return (
         f"Head-to-head: every pair over the {len(lb.seeds)} IQ seeds; mean paired score "
         f"difference with a {lb.replicates:,}-replicate seed-block bootstrap 95% percentile "
@@ -518,12 +594,12 @@ def to_markdown(lb: Leaderboard) -> str:
 
     aligns = ["---:", ":---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]
     out = [line(COLUMNS), "|" + "|".join(aligns) + "|"]
-    out += [line(_cells(r)) for r in lb.rows]
+    out += [line(row_cells(r)) for r in lb.rows]
     out.append("")
-    out += [f"{note}\n" for note in _footnotes(lb)]
+    out += [f"{note}\n" for note in footnotes(lb)]
     if lb.pairs:
-        out += [_pair_title(lb), "", line(PAIR_COLUMNS), "|:---|:---|---:|---:|---:|"]
-        out += [line(_pair_cells(p)) for p in lb.pairs]
+        out += [pair_title(lb), "", line(PAIR_COLUMNS), "|:---|:---|---:|---:|---:|"]
+        out += [line(pair_cells(p)) for p in lb.pairs]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -543,12 +619,12 @@ def _aligned(table: Sequence[Sequence[str]], left: set[int]) -> list[str]:
 
 def to_text(lb: Leaderboard) -> str:
     """The same tables aligned in plain columns for a terminal."""
-    out = _aligned([list(COLUMNS)] + [_cells(r) for r in lb.rows], {1})
+    out = _aligned([list(COLUMNS)] + [row_cells(r) for r in lb.rows], {1})
     out.append("")
-    out += _footnotes(lb)
+    out += footnotes(lb)
     if lb.pairs:
-        out += ["", _pair_title(lb)]
-        out += _aligned([list(PAIR_COLUMNS)] + [_pair_cells(p) for p in lb.pairs], {0, 1})
+        out += ["", pair_title(lb)]
+        out += _aligned([list(PAIR_COLUMNS)] + [pair_cells(p) for p in lb.pairs], {0, 1})
     return "\n".join(out) + "\n"
 
 

@@ -21,22 +21,20 @@ from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID
 from evaluation.benchmarks.tetris_bench.leaderboard import (
     COLUMNS,
     PAIR_COLUMNS,
-    BlitzSummary,
     Leaderboard,
-    Pair,
     Row,
-    _cells,
-    _footnotes,
-    _latency,
-    _money,
-    _num,
-    _pair_cells,
-    _pair_title,
+    footnotes,
+    latency_text,
+    leaderboard_from_json,
     load_index,
+    money_text,
+    number_text,
+    pair_cells,
+    pair_title,
+    row_cells,
 )
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
 from evaluation.core.rundir import MANIFEST, safe_name
-from evaluation.core.stats import HeadToHead
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.html import definition_list, esc, link, table
 from evaluation.site.inputs import is_run
@@ -58,76 +56,6 @@ class TetrisRun:
     leaderboard: Leaderboard
     results: list[GameResult]
     logs: dict[tuple[str, str, str], Path]
-
-
-def _head_to_head(data: Mapping[str, Any] | None, a: str = "winsA", b: str = "winsB") -> Any:
-    if data is None:
-        return None
-    return HeadToHead(
-        mean_diff=float(data["meanDiff"]),
-        low=float(data["low"]),
-        high=float(data["high"]),
-        wins_a=int(data[a]),
-        wins_b=int(data[b]),
-        ties=int(data["ties"]),
-        n=int(data["seeds"]),
-    )
-
-
-def leaderboard_from_json(data: Mapping[str, Any]) -> Leaderboard:
-    """The `Leaderboard` a `leaderboard.json` (`leaderboard.to_json`) holds, so the page renders
-    it with the same cell functions as the Markdown table."""
-    rows = []
-    for r in data["rows"]:
-        b = r.get("blitz")
-        blitz = None
-        if b is not None:
-            blitz = BlitzSummary(
-                games=int(b["games"]),
-                level_reached=int(b["levelReached"]),
-                questions=int(b["questions"]),
-                in_time=int(b["inTime"]),
-                late=int(b["late"]),
-                unreachable=int(b["unreachable"]),
-                locked=int(b["locked"]),
-            )
-        interval = r.get("eloInterval")
-        rows.append(
-            Row(
-                rank=int(r["rank"]),
-                tied_with_above=bool(r["tiedWithAbove"]),
-                slug=str(r["slug"]),
-                name=str(r["name"]),
-                kind=str(r.get("kind") or ""),
-                provider=r.get("provider"),
-                score=float(r["score"]),
-                half_width=r.get("halfWidth95"),
-                seed_scores={str(k): int(v) for k, v in r["seedScores"].items()},
-                lines=float(r["lines"]),
-                latency_ms=r.get("latencyMs"),
-                cost_per_100=r.get("costPer100Decisions"),
-                priced_calls=int(r.get("pricedCalls", 0)),
-                unpriced_calls=int(r.get("unpricedCalls", 0)),
-                blitz=blitz,
-                vs_above=_head_to_head(r.get("vsAbove"), "winsAbove", "winsThis"),
-                elo=float(r["elo"]),
-                elo_interval=None if interval is None else (float(interval[0]), float(interval[1])),
-                brier=r.get("brier"),
-                risk_reports=int(r.get("riskReports", 0)),
-            )
-        )
-    pairs = tuple(
-        Pair(str(p["brainA"]), str(p["brainB"]), dict(p["differences"]), _head_to_head(p))
-        for p in data.get("headToHead", [])
-    )
-    return Leaderboard(
-        ruleset=str(data["ruleset"]),
-        seeds=tuple(str(s) for s in data["seeds"]),
-        rows=tuple(rows),
-        pairs=pairs,
-        official=bool(data.get("official")),
-        replicates=int(data.get("headToHeadReplicates", 2000)),
-    )
 
 
 INDEX = "leaderboard-index.json"
@@ -197,7 +125,11 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
     leader = first.rows[0] if first.rows else None
     summary = (
         f"<p>{len(first.rows)} brains on {len(first.seeds)} IQ seeds ({esc(first.ruleset)})"
-        + (f"; first: {esc(leader.name)}, mean score {esc(_num(leader.score))}" if leader else "")
+        + (
+            f"; first: {esc(leader.name)}, mean score {esc(number_text(leader.score))}"
+            if leader
+            else ""
+        )
         + ".</p><p>Leaderboard, head-to-head, a page per brain, replays.</p>"
     )
     build.section(SECTION, "Tetris Bench", summary)
@@ -227,7 +159,7 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
 
 
 def _spread(row: Row) -> str:
-    return "" if row.half_width is None else f" ± {_num(row.half_width)}"
+    return "" if row.half_width is None else f" ± {number_text(row.half_width)}"
 
 
 def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
@@ -239,15 +171,15 @@ def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
     index = f"{base}/index.html"
     rows = []
     for row in lb.rows:
-        cells = [esc(c) for c in _cells(row)]
+        cells = [esc(c) for c in row_cells(row)]
         if row.tied_with_above:
             cells[0] = (
                 f'<span class="tie" title="head-to-head interval with the row above includes '
                 f'zero">{cells[0]}</span>'
             )
-        cells[1] = link(build.href(index, brain_pages[row.slug]), _cells(row)[1])
+        cells[1] = link(build.href(index, brain_pages[row.slug]), row_cells(row)[1])
         rows.append(cells)
-    notes = "".join(f'<p class="footnote">{esc(note)}</p>' for note in _footnotes(lb))
+    notes = "".join(f'<p class="footnote">{esc(note)}</p>' for note in footnotes(lb))
     parts = [
         table(COLUMNS, rows, numeric=(0, 2, 3, 4, 5, 6, 7, 8), table_id="leaderboard"),
         notes,
@@ -276,10 +208,10 @@ def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
     if lb.pairs:
         parts += [
             "<h2>Head-to-head</h2>",
-            f'<p class="note">{esc(_pair_title(lb))}</p>',
+            f'<p class="note">{esc(pair_title(lb))}</p>',
             table(
                 PAIR_COLUMNS,
-                [[esc(c) for c in _pair_cells(p)] for p in lb.pairs],
+                [[esc(c) for c in pair_cells(p)] for p in lb.pairs],
                 numeric=(2, 3, 4),
                 table_id="head-to-head",
             ),
@@ -302,7 +234,7 @@ def _run_facts(run: TetrisRun) -> str:
             ("IQ seeds", esc(f"{len(lb.seeds)} ({settings.get('seedSet') or 'custom'})")),
             ("Modes", esc(", ".join(settings.get("modes") or []))),
             ("Official", "yes (all public seeds)" if lb.official else "no (a quick run)"),
-            ("IQ budget", esc(_latency(float(budget))) if budget is not None else None),
+            ("IQ budget", esc(latency_text(float(budget))) if budget is not None else None),
             ("Caps", esc(f"{settings.get('pieceCap')} pieces, {settings.get('tickCap')} ticks")),
             ("Games", esc(f"{run.manifest.get('finished')} of {run.manifest.get('games')}")),
             ("Made by", esc(f"arcade-gym {run.manifest.get('packageVersion', '?')}")),
@@ -379,10 +311,10 @@ def brain_page(
         ("Via", esc(identity["via"]) if identity.get("via") else None),
         ("About", esc(identity["description"]) if identity.get("description") else None),
         ("Rank", link(build.href(path, index), f"{row.rank} of the leaderboard")),
-        ("Mean IQ score", esc(_num(row.score) + _spread(row))),
-        ("Mean lines", esc(_num(row.lines))),
-        ("Median latency", esc(_latency(row.latency_ms))),
-        ("$ / 100 decisions", esc(_money(row.cost_per_100))),
+        ("Mean IQ score", esc(number_text(row.score) + _spread(row))),
+        ("Mean lines", esc(number_text(row.lines))),
+        ("Median latency", esc(latency_text(row.latency_ms))),
+        ("$ / 100 decisions", esc(money_text(row.cost_per_100))),
         ("Elo", esc(elo)),
         (
             "Brier (top-out risk)",
@@ -435,8 +367,8 @@ def brain_page(
                     esc(g.end_reason),
                     g.decisions,
                     g.invalid + g.stale + g.errors + g.timeouts,
-                    esc(_latency(_median(g.latencies_ms))),
-                    esc(_money(g.cost_usd)),
+                    esc(latency_text(_median(g.latencies_ms))),
+                    esc(money_text(g.cost_usd)),
                     replay_cell(g),
                 ]
                 for g in iq
