@@ -276,21 +276,28 @@ class FreeOpponent:
             "opponentSha256": self.sha256,
         }
 
+    def __post_init__(self) -> None:
+        """Only deterministic opponents whose replay runs nothing but the arena's own code: a
+        header naming `cmd:`, `py:` or `llm:` could make `verify` run a program or call a model."""
+        from policies.tictactoe import BUILTINS
+
+        if self.file is not None:
+            if not isinstance(self.sha256, str) or len(self.sha256) != 64:
+                raise ValueError(f"opponentSha256 must be the SHA-256 of {self.file}")
+        elif self.spec not in BUILTINS:
+            raise ValueError(f"{self.spec!r} is not a match opponent; give {FREE_MATCH_FORMS}")
+        elif self.sha256 is not None:
+            raise ValueError("opponentSha256 is the hash of a bf: opponent's file only")
+        if self.entry is not None and not isinstance(self.entry, str):
+            raise ValueError(f"opponentEntry must be an entry id, got {self.entry!r}")
+
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> FreeOpponent:
         """The opponent a free match's header settings name (`ValueError` for a malformed one)."""
-        spec, entry, sha = (
-            settings.get(k) for k in ("opponentSpec", "opponentEntry", "opponentSha256")
-        )
-        if not isinstance(spec, str) or not spec:
+        spec = settings.get("opponentSpec")
+        if not isinstance(spec, str):
             raise ValueError(f"a free match needs opponentSpec, got {spec!r}")
-        if entry is not None and not isinstance(entry, str):
-            raise ValueError(f"opponentEntry must be an entry id, got {entry!r}")
-        if spec.startswith("bf:") and not isinstance(sha, str):
-            raise ValueError(f"opponentSha256 must be the SHA-256 of {spec[3:]}, got {sha!r}")
-        if not spec.startswith("bf:") and sha is not None:
-            raise ValueError("opponentSha256 is the hash of a bf: opponent's file only")
-        return cls(spec, entry, sha)
+        return cls(spec, settings.get("opponentEntry"), settings.get("opponentSha256"))
 
     def make(self, seed: int) -> Any:
         """The opponent policy, after checking that a file engine is the very file the match
@@ -315,7 +322,6 @@ def free_opponent(text: str, entries_dir: Path | None = None) -> FreeOpponent:
     """The opponent `text` names: `entry:ID` (an entry of `entries_dir`, default the shipped
     entries), `bf:PATH` or a sparring partner's name; `ValueError` naming the forms otherwise."""
     from evaluation.benchmarks.arena.entries import default_entries_dir, engine_sha256, find_entry
-    from policies.tictactoe import BUILTINS
 
     text = text.strip()
     prefix, _, body = text.partition(":")
@@ -327,10 +333,8 @@ def free_opponent(text: str, entries_dir: Path | None = None) -> FreeOpponent:
         path = Path(body)
         if not path.is_file():
             raise ValueError(f"no such Brainfuck file {body!r}; give {FREE_MATCH_FORMS}")
-    elif text in BUILTINS:
-        return FreeOpponent(text)
     else:
-        raise ValueError(f"not a match opponent; give {FREE_MATCH_FORMS}")
+        return FreeOpponent(text)
     path = path.resolve()
     return FreeOpponent(f"bf:{path}", entry, engine_sha256(path))
 

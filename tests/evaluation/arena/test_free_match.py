@@ -211,12 +211,23 @@ def test_malformed_free_match_headers_fail_verify(engine, tmp_path):
     log = tmp_path / "match.jsonl"
     play(engine, log, WINNING_LINE)
     original = lines(log)
-    for key, value in [("opponentSha256", None), ("opponentSpec", 5), ("size", 4)]:
+    planted = tmp_path / "planted"
+    changes = [
+        ("opponentSha256", None),
+        ("opponentSpec", 5),
+        ("size", 4),
+        ("opponentSpec", f"cmd:touch {planted}"),  # verify never runs a header's command
+        ("opponentSpec", "py:os:getcwd"),
+    ]
+    for key, value in changes:
         events = json.loads(json.dumps(original))
         events[0]["settings"][key] = value
+        if key == "opponentSpec":
+            events[0]["settings"]["opponentSha256"] = None
         rewrite(log, events)
         report = verify_log(log)
         assert report.status == "fail" and "header cannot start a game" in report.message
+    assert not planted.exists()
 
 
 @pytest.mark.parametrize("match_id", ["match-3-01", "match-3-02", "match-5-09"])
