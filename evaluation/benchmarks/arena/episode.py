@@ -258,6 +258,21 @@ class FreeOpponent:
     entry: str | None = None
     sha256: str | None = None
 
+    def __post_init__(self) -> None:
+        """Only deterministic opponents whose replay runs nothing but the arena's own code: a
+        header naming `cmd:`, `py:` or `llm:` could make `verify` run a program or call a model."""
+        from policies.tictactoe import BUILTINS
+
+        if self.file is not None:
+            if not isinstance(self.sha256, str) or len(self.sha256) != 64:
+                raise ValueError(f"opponentSha256 must be the SHA-256 of {self.file}")
+        elif self.spec not in BUILTINS:
+            raise ValueError(f"{self.spec!r} is not a match opponent; give {FREE_MATCH_FORMS}")
+        elif self.sha256 is not None:
+            raise ValueError("opponentSha256 is the hash of a bf: opponent's file only")
+        if self.entry is not None and not isinstance(self.entry, str):
+            raise ValueError(f"opponentEntry must be an entry id, got {self.entry!r}")
+
     @property
     def label(self) -> str:
         """How the opponent is named to the player and in the result (`entry:ID`, or the spec)."""
@@ -275,21 +290,6 @@ class FreeOpponent:
             "opponentEntry": self.entry,
             "opponentSha256": self.sha256,
         }
-
-    def __post_init__(self) -> None:
-        """Only deterministic opponents whose replay runs nothing but the arena's own code: a
-        header naming `cmd:`, `py:` or `llm:` could make `verify` run a program or call a model."""
-        from policies.tictactoe import BUILTINS
-
-        if self.file is not None:
-            if not isinstance(self.sha256, str) or len(self.sha256) != 64:
-                raise ValueError(f"opponentSha256 must be the SHA-256 of {self.file}")
-        elif self.spec not in BUILTINS:
-            raise ValueError(f"{self.spec!r} is not a match opponent; give {FREE_MATCH_FORMS}")
-        elif self.sha256 is not None:
-            raise ValueError("opponentSha256 is the hash of a bf: opponent's file only")
-        if self.entry is not None and not isinstance(self.entry, str):
-            raise ValueError(f"opponentEntry must be an entry id, got {self.entry!r}")
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> FreeOpponent:
