@@ -272,18 +272,25 @@ def bradley_terry(
 
 
 def separated(outcomes: Iterable[Comparison]) -> dict[str, bool]:
-    """Per brain: True when it won every comparison or lost every one (a tie is neither).
+    """Per brain: True when its record against every opponent is one-sided (each pairing all
+    wins or all losses; a tie is neither).
 
-    Such a record carries no information about *how much* better or worse the brain is, so its
-    bootstrap interval would only echo the prior and is withheld.
+    Such a record says only in which order the brains stand, never *how far* apart: every
+    bootstrap replicate then repeats the same order and the interval would echo the prior (a
+    brain between two it always beat and always lost to gets a zero-width interval), so it is
+    withheld.
     """
-    seen: dict[str, set[float]] = {}
+    seen: dict[tuple[str, str], set[float]] = {}
     for c in outcomes:
         if c.weight == 0.0:
             continue
-        seen.setdefault(c.a, set()).add(c.score_a)
-        seen.setdefault(c.b, set()).add(1.0 - c.score_a)
-    return {brain: results in ({1.0}, {0.0}) for brain, results in seen.items()}
+        seen.setdefault((c.a, c.b), set()).add(c.score_a)
+        seen.setdefault((c.b, c.a), set()).add(1.0 - c.score_a)
+    flags: dict[str, bool] = {}
+    for (brain, _), results in seen.items():
+        one_sided = results in ({1.0}, {0.0})
+        flags[brain] = flags.get(brain, True) and one_sided
+    return flags
 
 
 def bt_bootstrap(

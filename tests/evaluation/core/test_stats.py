@@ -314,6 +314,18 @@ def test_separated_records_are_flagged_and_their_interval_withheld() -> None:
         assert interval[0] < interval[1]
 
 
+def test_a_brain_between_two_one_sided_records_is_separated() -> None:
+    """Always beaten by one, always beating the other: the order is known, the distance is not
+    (the bootstrap would give a zero-width interval), so its interval is withheld too."""
+    field = {
+        "search": {f"s{i}": 900.0 + i for i in range(10)},
+        "heuristic": {f"s{i}": 300.0 + i for i in range(10)},
+        "random": {f"s{i}": 1.0 + i for i in range(10)},
+    }
+    assert separated(seed_comparisons(field)) == dict.fromkeys(field, True)
+    assert set(bt_bootstrap(field, replicates=100).values()) == {None}
+
+
 def test_a_record_with_a_tie_is_not_separated() -> None:
     assert separated([Comparison("A", "B", 1.0), Comparison("A", "B", 0.5)]) == {
         "A": False,
