@@ -305,17 +305,32 @@ class FreeOpponent:
         from evaluation.benchmarks.arena.entries import engine_sha256
         from policies.specs import make_policy
 
+        path = self.located()
+        if path is None:
+            return make_policy(self.spec, "tictactoe", SpecOptions(seed=seed))
+        digest = engine_sha256(path)
+        if digest != self.sha256:
+            raise ValueError(
+                f"the opponent's engine file {path} has changed (SHA-256 {digest}; the match "
+                f"was played against {self.sha256})"
+            )
+        return make_policy(f"bf:{path}", "tictactoe", SpecOptions(seed=seed))
+
+    def located(self) -> Path | None:
+        """A file engine's file: the recorded path, or, when the log comes from another
+        checkout, the same entry's engine among the shipped entries (the hash still decides).
+        `ValueError` naming the recorded path when neither exists; None for a sparring name."""
+        from evaluation.benchmarks.arena.entries import EntryError, default_entries_dir, find_entry
+
         path = self.file
-        if path is not None:
-            if not path.is_file():
-                raise ValueError(f"the opponent's engine file {path} is missing")
-            digest = engine_sha256(path)
-            if digest != self.sha256:
-                raise ValueError(
-                    f"the opponent's engine file {path} has changed (SHA-256 {digest}; the "
-                    f"match was played against {self.sha256})"
-                )
-        return make_policy(self.spec, "tictactoe", SpecOptions(seed=seed))
+        if path is None or path.is_file():
+            return path
+        if self.entry is not None:
+            try:
+                return find_entry(default_entries_dir(), self.entry).engine
+            except EntryError:
+                pass
+        raise ValueError(f"the opponent's engine file {path} is missing")
 
 
 def free_opponent(text: str, entries_dir: Path | None = None) -> FreeOpponent:

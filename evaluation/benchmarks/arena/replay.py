@@ -4,8 +4,8 @@ or a free match rebuilt with its opponent.
 The header carries the item it was played on; the replay rebuilds the suite of the header's seed
 and refuses a header whose item is not that suite's (a position or expected set edited in the
 header fails). A free match's header names its opponent (`episode.FreeOpponent`): the replay
-rebuilds it, refusing an engine file that is missing or no longer has the recorded SHA-256, and
-re-derives its moves. `arcade-eval verify` (`evaluation/core/verify.py`) then feeds the recorded
+rebuilds it, refusing an engine file that is missing (a shipped entry's engine is also looked up
+by its id) or no longer has the recorded SHA-256, and re-derives its moves. `arcade-eval verify` (`evaluation/core/verify.py`) then feeds the recorded
 calls through the one loop.
 """
 

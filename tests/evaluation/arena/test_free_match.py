@@ -244,3 +244,25 @@ def test_suite_matches_still_write_the_shipped_logs_byte_for_byte(match_id, tmp_
     play_arena_game(engine, match, log, suite_seed=DEFAULT_SEED, timeout_ms=timeout)
     assert log.read_bytes() == shipped[-1].read_bytes()
     assert verify_log(shipped[-1]).ok
+
+
+def test_an_entry_match_from_another_checkout_finds_the_shipped_entry(tmp_path):
+    log = tmp_path / "match.jsonl"
+    play_free_match(
+        Scripted(WINNING_LINE),
+        free_opponent("entry:first-empty"),
+        log,
+        size=3,
+        engine_mark="X",
+        seed=0,
+    )
+    events = lines(log)
+    elsewhere = "/elsewhere/seeds/arena/entries/first-empty/engine.bf"
+    events[0]["settings"]["opponentSpec"] = f"bf:{elsewhere}"
+    rewrite(log, events)
+    report = verify_log(log)
+    assert report.ok, report.message  # the same entry, the same hash
+    events[0]["settings"]["opponentEntry"] = None
+    rewrite(log, events)
+    report = verify_log(log)
+    assert report.status == "fail" and f"{elsewhere} is missing" in report.message
