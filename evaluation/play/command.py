@@ -52,7 +52,9 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--size", type=int, help="tictactoe: 3 (default), 5 or 10")
     play.add_argument(
         "--opponent",
-        help="tictactoe: the sparring partner (random, greedy, tactician (default), perfect)",
+        help="tictactoe: a sparring partner (random, greedy, tactician (default), perfect) plays "
+        "that match of the arena's suite; entry:ID (a shipped arena entry, e.g. entry:tactician) "
+        "or bf:PATH (a Brainfuck file) plays a free match against that engine",
     )
     play.add_argument("--mark", help="tictactoe: X (default, moves first) or O")
     play.add_argument("--rung", help="chess: the ladder rung, 1 (weakest, default) up, or its name")

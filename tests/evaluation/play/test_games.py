@@ -107,7 +107,7 @@ def test_a_tictactoe_match_verifies(tmp_path):
 def test_game_options_are_checked(tmp_path):
     with pytest.raises(PlayError, match="medium"):
         GAMES["snake"](options(difficulty="impossible"))
-    with pytest.raises(PlayError, match="sparring"):
+    with pytest.raises(PlayError, match="no such Brainfuck file"):
         GAMES["tictactoe"](options(opponent="bf:engine.bf"))
     with pytest.raises(PlayError, match="--size takes 3, 5, 10"):
         GAMES["tictactoe"](options(size=4))
