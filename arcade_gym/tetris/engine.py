@@ -527,6 +527,15 @@ def _windows(work: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _open_air(work: np.ndarray, y0: int) -> bool:
+    """Whether board rows 0 .. y0 + 3 (every row a piece at y0 or above covers) are empty."""
+    for row in range(min(y0 + 4, H)):  # noqa: SIM110  (numba compiles no all() of a generator)
+        if work[WK_ROWS + row] != 0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _search(
     work: np.ndarray, visited: np.ndarray, t: int, x0: int, y0: int, r0: int, mode0: int
 ) -> None:
@@ -539,6 +548,19 @@ def _search(
     """
     for k in range(4 * N_XS):
         work[WK_BEST_Y + k] = Y_MIN - 1
+    if _open_air(work, y0):
+        # Nothing on the board at or above the piece's lowest row: shifts and kick-free
+        # rotations reach every (rotation, x) that fits between the walls, at row y0. The spin
+        # credit does not matter: a T there cannot rest where it is (the row below its box is
+        # empty too), and only a T that does not drop can spin.
+        for r in range(4):
+            piece = PIECE_WINDOW[t, r]
+            w = work[WK_WIN + y0 - WIN_Y0]
+            for xi in range(N_XS):
+                if (w & (piece << (xi + X_LO + PAD))) == 0:
+                    work[WK_BEST_Y + r * N_XS + xi] = y0
+                    work[WK_BEST_MODE + r * N_XS + xi] = 0
+        return
     table = 1 if t == I else 0
     tests = 1 if t == O else 5
     start = (r0 << 9) | ((y0 - WIN_Y0) << 4) | (x0 - X_LO)
