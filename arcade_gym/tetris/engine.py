@@ -1026,25 +1026,27 @@ def fill_action_view(
 ) -> None:
     """Project the listed candidates onto the fixed (rotation, x) + hold action layout.
 
-    Only the rows of `featmat` whose mask was set are cleared: the others are zero already (this
-    function is the only writer of both).
+    The new rows are written over the old (marked 2 meanwhile), then only the rows of old actions
+    no longer listed are cleared: a row whose mask is 0 is zero already (this function is the
+    only writer of both).
     """
+    if st[S_END] == END_NONE:
+        for k in range(st[S_NCAND]):
+            a = cinfo[k, C_ACTION]
+            mask[a] = 2
+            featmat[a, 0] = cinfo[k, C_LINES]
+            featmat[a, 1] = cinfo[k, C_SCORE_DELTA]
+            featmat[a, 2] = cinfo[k, C_TOP_OUT]
+            for f in range(7):
+                featmat[a, 3 + f] = cfeat[k, F_MAX_HEIGHT + f]
     for a in range(mask.shape[0]):
-        if mask[a] != 0:
+        if mask[a] == 2:
+            mask[a] = 1
+        elif mask[a] != 0:
             mask[a] = 0
             for f in range(featmat.shape[1]):
                 featmat[a, f] = 0.0
-    if st[S_END] != END_NONE:
-        return
-    for k in range(st[S_NCAND]):
-        a = cinfo[k, C_ACTION]
-        mask[a] = 1
-        featmat[a, 0] = cinfo[k, C_LINES]
-        featmat[a, 1] = cinfo[k, C_SCORE_DELTA]
-        featmat[a, 2] = cinfo[k, C_TOP_OUT]
-        for f in range(7):
-            featmat[a, 3 + f] = cfeat[k, F_MAX_HEIGHT + f]
-    if st[S_CAN_HOLD] == 1:
+    if st[S_END] == END_NONE and st[S_CAN_HOLD] == 1:
         mask[HOLD_ACTION] = 1
 
 
