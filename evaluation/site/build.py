@@ -173,10 +173,13 @@ class SiteBuild:
         *,
         section: str | None = None,
         intro_html: str = "",
+        data: Any = None,
     ) -> str:
         """Add a replay page for the game `log_path` records, drawn by `assets/viewers/<viewer>.js`
-        through the player `assets/replay.js`. The log must verify: one that does not is refused
-        with a `SiteError` naming it. Returns the page path (for links)."""
+        through the player `assets/replay.js` (with `assets/viewer-kit.js`, the helpers viewers
+        share, loaded before it); `data` (what the viewer reads beside the frames,
+        e.g. a run's grades) is inlined as `#page-data`. The log must verify: one that does not is
+        refused with a `SiteError` naming it. Returns the page path (for links)."""
         try:
             exported = export_replay(log_path)
         except UnverifiedLogError as error:
@@ -205,9 +208,8 @@ class SiteBuild:
             "</section>"
             f'<script type="application/json" id="replay-data">{inline_json(replay)}</script>'
         )
-        return self.page(
-            path, title, body, section=section, scripts=("replay.js", f"viewers/{viewer}.js")
-        )
+        scripts = ("replay.js", "viewer-kit.js", f"viewers/{viewer}.js")
+        return self.page(path, title, body, section=section, scripts=scripts, data=data)
 
     def href(self, from_page: str, target: str) -> str:
         """The relative URL from one site page to another site file."""

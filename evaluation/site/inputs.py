@@ -46,3 +46,18 @@ def run_dirs(
     if mixed or (children and len(runs) == len(children)):
         return runs
     return []
+
+
+def runs_among(
+    inputs: Sequence[Path], benchmark_id: str, *, needs: Sequence[str] = ()
+) -> tuple[list[Path], list[Path]]:
+    """(the inputs that hold runs of `benchmark_id`, the runs they hold in input order), each
+    input read by `run_dirs`: what an `add_pages` claims and what it builds pages from."""
+    used: list[Path] = []
+    runs: list[Path] = []
+    for path in inputs:
+        found = run_dirs(Path(path), benchmark_id, needs=needs)
+        if found:
+            used.append(Path(path))
+            runs.extend(found)
+    return used, runs

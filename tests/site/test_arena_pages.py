@@ -61,7 +61,7 @@ def test_each_entry_has_a_page_with_its_numbers_replays_source_and_play_box(site
         assert data["play"]["source"] == entry.engine.read_bytes().decode("latin-1")
         assert data["play"]["sizes"] == [3, 5, 10]
         assert '<div id="play" data-arcade-play="play"></div>' in html
-        for script in ("brainfuck.js", "tictactoe-rules.js", "arena-play.js"):
+        for script in ("viewer-kit.js", "brainfuck.js", "tictactoe-rules.js", "arena-play.js"):
             assert f'src="../../assets/{script}"' in html
         result = official_result(entry)
         assert result is not None

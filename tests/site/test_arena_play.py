@@ -23,7 +23,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRIES = REPO / "seeds" / "arena" / "entries"
-SCRIPTS = ("brainfuck.js", "tictactoe-rules.js", "arena-play.js")
+SCRIPTS = ("viewer-kit.js", "brainfuck.js", "tictactoe-rules.js", "arena-play.js")
 
 
 def engine_source(path: Path) -> str:

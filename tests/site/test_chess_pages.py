@@ -178,7 +178,12 @@ def test_shipped_pages_hold_the_reports_ratings_and_every_game(tmp_path: Path) -
     replay = (
         site / "replays" / "material-2ply" / "standard" / "random" / "game-0.html"
     ).read_text()
-    assert 'id="chess-grades"' in replay
+    data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', replay)
+    assert data is not None
+    grades = json.loads(data[1])
+    result = run / "results" / "material-2ply" / "standard" / "random" / "game-0.json"
+    saved = json.loads(result.read_text())
+    assert grades["grades"] == saved["grades"] and grades["source"] == "run results"
     # the download link carries the run's PGN text exactly
     found = re.search(r'href="(data:application/x-chess-pgn[^"]*)"', replay)
     assert found is not None

@@ -34,7 +34,7 @@ from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import strip_plot
 
 SECTION = "arena"
-PLAY_SCRIPTS = ("brainfuck.js", "tictactoe-rules.js", "arena-play.js")
+PLAY_SCRIPTS = ("viewer-kit.js", "brainfuck.js", "tictactoe-rules.js", "arena-play.js")
 SIZES = [3, 5, 10]
 VIEWER = "tictactoe"
 SHOW_SOURCE = (

@@ -24,9 +24,8 @@ from arcade_gym.seeds import load_json
 from evaluation.benchmarks.chess_ladder.episode import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
 from evaluation.core.rundir import safe_name
-from evaluation.site.build import inline_json
 from evaluation.site.html import definition_list, esc, link, table
-from evaluation.site.inputs import run_dirs
+from evaluation.site.inputs import runs_among
 from evaluation.site.plots import interval_plot
 
 SECTION = "chess-ladder"
@@ -409,9 +408,6 @@ class _Pages:
             "answerMs": [call.get("latencyMs") for call in saved.get("calls", [])],
             "source": "run results",
         }
-        intro.append(
-            f'<script type="application/json" id="chess-grades">{inline_json(grades)}</script>'
-        )
         self.build.replay(
             target,
             f"{slug} vs {rung}, {variant} {name}",
@@ -419,18 +415,13 @@ class _Pages:
             "chess",
             section=SECTION,
             intro_html="".join(intro),
+            data=grades,
         )
 
 
 def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
     """Add the chess ladder section from the inputs that are ladder runs; returns those."""
-    used: list[Path] = []
-    runs: list[LadderRunPages] = []
-    for path in inputs:
-        found = run_dirs(Path(path), BENCHMARK_ID)
-        if found:
-            used.append(Path(path))
-            runs.extend(load_run(p) for p in found)
-    if runs:
-        _Pages(runs, build).add()
+    used, found = runs_among(inputs, BENCHMARK_ID)
+    if found:
+        _Pages([load_run(p) for p in found], build).add()
     return used

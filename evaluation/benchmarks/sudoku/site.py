@@ -23,7 +23,7 @@ from evaluation.benchmarks.sudoku.site_frames import cell_tiers
 from evaluation.core.eventlog import read_log
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import definition_list, esc, link, table
-from evaluation.site.inputs import run_dirs
+from evaluation.site.inputs import runs_among
 from evaluation.site.plots import calibration_plot, interval_plot
 
 SECTION = "sudoku"
@@ -395,13 +395,7 @@ def _interval(report: Mapping[str, Any]) -> tuple[float, float, float]:
 
 def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
     """Add the Sudoku section from the inputs that are Sudoku runs; returns those inputs."""
-    used: list[Path] = []
-    runs: list[SudokuRunPages] = []
-    for path in inputs:
-        found = run_dirs(Path(path), BENCHMARK_ID)
-        if found:
-            used.append(Path(path))
-            runs.extend(load_run(p) for p in found)
-    if runs:
-        _Pages(runs, build).add()
+    used, found = runs_among(inputs, BENCHMARK_ID)
+    if found:
+        _Pages([load_run(p) for p in found], build).add()
     return used

@@ -5,7 +5,8 @@
  * each entry move, its instruction count, and an illegal or unreadable reply as the arena treats
  * it in a match: the entry forfeits and the visitor wins.
  *
- * Needs brainfuck.js and tictactoe-rules.js loaded first (plain scripts, no modules).
+ * Needs brainfuck.js, tictactoe-rules.js and viewer-kit.js (the helpers the site's scripts share)
+ * loaded first (plain scripts, no modules).
  *
  * ArcadePlay.mount(element, {source, name, sizes: [3, 5, 10]}) builds the player inside
  * `element` and returns its controller ({newGame(size, visitorMark), state()}). `source` is the
@@ -23,7 +24,6 @@
 (function (root) {
   "use strict";
 
-  var STYLE_ID = "arcade-play-style";
   var STYLE = [
     ".arcade-play { margin: 1rem 0; }",
     ".arcade-play .play-controls { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-bottom: .5rem; }",
@@ -45,87 +45,69 @@
   ].join("\n");
   var CELL_PX = { 3: 64, 5: 48, 10: 34 };
 
-  function addStyle(doc) {
-    if (doc.getElementById(STYLE_ID)) return;
-    var style = doc.createElement("style");
-    style.id = STYLE_ID;
-    style.textContent = STYLE;
-    doc.head.appendChild(style);
-  }
-
-  function make(doc, tag, className, text) {
-    var el = doc.createElement(tag);
-    if (className) el.className = className;
-    if (text !== undefined) el.textContent = text;
-    return el;
-  }
-
-  function thousands(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  }
-
   /** Build the player in `element`; returns its controller. */
   function mount(element, options) {
-    var BF = root.ArcadeBrainfuck, TTT = root.ArcadeTicTacToe;
-    if (!BF || !TTT) throw new Error("arena-play.js needs brainfuck.js and tictactoe-rules.js loaded first");
-    var doc = element.ownerDocument;
+    var BF = root.ArcadeBrainfuck, TTT = root.ArcadeTicTacToe, K = root.ArcadeKit;
+    if (!BF || !TTT || !K) {
+      throw new Error("arena-play.js needs brainfuck.js, tictactoe-rules.js and viewer-kit.js loaded first");
+    }
     var name = options.name || "the entry";
     var sizes = (options.sizes || TTT.SIZES).filter(function (s) { return TTT.K_FOR_SIZE[s] !== undefined; });
     var program = BF.compile(String(options.source || ""));
     var limits = options.limits;
 
-    addStyle(doc);
+    K.style("arcade-play-style", STYLE);
     element.textContent = "";
     element.classList.add("arcade-play");
 
-    var controls = make(doc, "div", "play-controls");
-    var sizeLabel = make(doc, "label", "", "Board ");
-    var sizeSelect = make(doc, "select", "play-size");
+    var controls = K.el("div", "play-controls");
+    var sizeLabel = K.el("label", "", "Board ");
+    var sizeSelect = K.el("select", "play-size");
     sizes.forEach(function (s) {
-      var option = make(doc, "option", "", s + "\u00d7" + s + " (" + TTT.K_FOR_SIZE[s] + " in a row)");
+      var option = K.el("option", "", s + "\u00d7" + s + " (" + TTT.K_FOR_SIZE[s] + " in a row)");
       option.value = String(s);
       sizeSelect.appendChild(option);
     });
     sizeLabel.appendChild(sizeSelect);
-    var firstLabel = make(doc, "label", "", "You play ");
-    var firstSelect = make(doc, "select", "play-first");
+    var firstLabel = K.el("label", "", "You play ");
+    var firstSelect = K.el("select", "play-first");
     [["X", "X (you move first)"], ["O", "O (" + name + " moves first)"]].forEach(function (pair) {
-      var option = make(doc, "option", "", pair[1]);
+      var option = K.el("option", "", pair[1]);
       option.value = pair[0];
       firstSelect.appendChild(option);
     });
     firstLabel.appendChild(firstSelect);
-    var newButton = make(doc, "button", "play-new", "New game");
+    var newButton = K.el("button", "play-new", "New game");
     newButton.type = "button";
     controls.appendChild(sizeLabel);
     controls.appendChild(firstLabel);
     controls.appendChild(newButton);
 
-    var status = make(doc, "p", "play-status");
+    var status = K.el("p", "play-status");
     status.setAttribute("aria-live", "polite");
-    var board = make(doc, "div", "play-board");
+    var board = K.el("div", "play-board");
     board.setAttribute("role", "grid");
-    var table = make(doc, "table", "play-moves");
-    var head = make(doc, "tr");
+    var table = K.el("table", "play-moves");
+    var head = K.el("tr");
     ["Ply", "Mark", "Player", "Move", "Instructions", "Note"].forEach(function (h) {
-      head.appendChild(make(doc, "th", "", h));
+      head.appendChild(K.el("th", "", h));
     });
-    var thead = make(doc, "thead");
+    var thead = K.el("thead");
     thead.appendChild(head);
-    var tbody = make(doc, "tbody");
+    var tbody = K.el("tbody");
     table.appendChild(thead);
     table.appendChild(tbody);
-    var log = make(doc, "pre", "play-log");
+    var log = K.el("pre", "play-log");
     log.hidden = true;
 
-    var main = make(doc, "div", "play-main");
-    var history = make(doc, "div", "play-history");
+    var main = K.el("div", "play-main");
+    var history = K.el("div", "play-history");
     history.appendChild(table);
     main.appendChild(board);
     main.appendChild(history);
     [controls, status, main, log].forEach(function (el) { element.appendChild(el); });
     if (program.error !== null) {
-      element.insertBefore(make(doc, "p", "illegal", name + " does not load: " + program.error +
+      element.insertBefore(K.el("p", "illegal", name + " does not load: " + program.error +
         " (every move it is asked for is an illegal move)"), status);
     }
 
@@ -162,15 +144,15 @@
     }
 
     function addRow(record) {
-      var tr = make(doc, "tr");
+      var tr = K.el("tr");
       if (record.illegal) tr.className = "illegal";
       var who = record.by === "entry" ? name : "you";
       var where = record.move ? record.move[0] + " " + record.move[1] : "\u2014";
       var counted = record.instructions === undefined || record.instructions === null
-        ? "" : thousands(record.instructions);
+        ? "" : K.thousands(record.instructions);
       var note = record.illegal ? "illegal move: " + record.illegal : "";
       [record.ply, record.mark, who, where, counted, note].forEach(function (value, i) {
-        tr.appendChild(make(doc, "td", i === 0 || i === 4 ? "num" : "", String(value)));
+        tr.appendChild(K.el("td", i === 0 || i === 4 ? "num" : "", String(value)));
       });
       tbody.appendChild(tr);
       history.scrollTop = history.scrollHeight;
@@ -205,7 +187,7 @@
       else if (TTT.MARKS[game.toMove] === visitorMark) {
         var last = moves[moves.length - 1];
         var said = last && last.by === "entry" ? name + " played " + last.move[0] + " " + last.move[1] +
-          " (" + thousands(last.instructions) + " instructions). " : "";
+          " (" + K.thousands(last.instructions) + " instructions). " : "";
         setState("your-turn", said + "Your move (" + visitorMark + ").");
         drawBoard(game.moves[game.moves.length - 1]);
       } else engineTurn();
@@ -272,7 +254,7 @@
       board.style.setProperty("--cell", CELL_PX[n] + "px");
       cells = [];
       for (var c = 0; c < n * n; c++) {
-        var button = make(doc, "button", "play-cell");
+        var button = K.el("button", "play-cell");
         button.type = "button";
         button.dataset.row = String(Math.floor(c / n));
         button.dataset.col = String(c % n);

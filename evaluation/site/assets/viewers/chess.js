@@ -2,12 +2,13 @@
  * at the bottom), the last move highlighted, and the game's move list in PGN notation with the
  * judgements (?! inaccuracy, ? mistake, ?? blunder); clicking a move seeks the player there.
  * Frames: evaluation/benchmarks/chess_ladder/site_frames.py. Official grades (graded at the run's
- * --grade-nodes) come from the page's #chess-grades JSON (`grades`, each with its ply; `answerMs`,
+ * --grade-nodes) come from the page's #page-data JSON (`grades`, each with its ply; `answerMs`,
  * each answer's wall time) when present; otherwise each model move shows the quick judgement its
  * frame derives from the log. */
 (function () {
   "use strict";
 
+  var K = window.ArcadeKit;
   var PIECES = {
     K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
     k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f"
@@ -46,27 +47,6 @@
     ".chs-result { font-weight: 700; }"
   ].join("\n");
 
-  function addStyle() {
-    if (document.getElementById("chess-viewer-style")) {
-      return;
-    }
-    var style = document.createElement("style");
-    style.id = "chess-viewer-style";
-    style.textContent = STYLE;
-    document.head.appendChild(style);
-  }
-
-  function make(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) {
-      node.className = className;
-    }
-    if (text !== undefined && text !== null) {
-      node.textContent = String(text);
-    }
-    return node;
-  }
-
   /* Square name -> piece letter, from the placement field of a FEN. */
   function placement(fen) {
     var rows = fen.split(" ")[0].split("/");
@@ -87,23 +67,11 @@
     return squares;
   }
 
-  /* What the page adds from the run's results (#chess-grades): `grades` (each with its ply) and
-   * `answerMs` (the wall time of each decision's answer, in order); {} without it. */
-  function runResults() {
-    var node = document.getElementById("chess-grades");
-    if (!node) {
-      return {};
-    }
-    try {
-      return JSON.parse(node.textContent) || {};
-    } catch (error) {
-      return {};
-    }
-  }
-
+  /* The page's data holds what the run's results add: `grades` (each with its ply) and
+   * `answerMs` (the wall time of each decision's answer, in order); {} without them. */
   function pageGrades() {
     var byPly = {};
-    (runResults().grades || []).forEach(function (grade) {
+    (K.pageData().grades || []).forEach(function (grade) {
       byPly[grade.ply] = grade;
     });
     return byPly;
@@ -154,16 +122,16 @@
       var absolute = offset + entry.move.ply;
       var number = Math.floor(absolute / 2) + 1;
       if (absolute % 2 === 0) {
-        box.appendChild(make("span", "chs-num", number + "."));
+        box.appendChild(K.el("span", "chs-num", number + "."));
       } else if (i === 0) {
-        box.appendChild(make("span", "chs-num", number + "..."));
+        box.appendChild(K.el("span", "chs-num", number + "..."));
       }
       var judgement = entry.judged ? entry.judged.judgement : null;
-      var button = make("button", "chs-move " + entry.move.by + (judgement ? " " + judgement : ""));
+      var button = K.el("button", "chs-move " + entry.move.by + (judgement ? " " + judgement : ""));
       button.type = "button";
       button.appendChild(document.createTextNode(entry.move.san));
       if (judgement) {
-        button.appendChild(make("span", "chs-j", SYMBOLS[judgement] || ""));
+        button.appendChild(K.el("span", "chs-j", SYMBOLS[judgement] || ""));
       }
       var tip = entry.move.by + " " + entry.move.uci;
       if (entry.judged) {
@@ -182,28 +150,24 @@
     });
     var result = replay.result && replay.result.result;
     if (result) {
-      box.appendChild(make("span", "chs-result", result));
+      box.appendChild(K.el("span", "chs-result", result));
     }
   }
 
   function build(el, replay) {
-    addStyle();
-    el.textContent = "";
-    var root = make("div", "chs");
-    var board = make("div", "chs-board");
+    K.style("chess-viewer-style", STYLE);
+    var board = K.el("div", "chs-board");
     board.setAttribute("role", "img");
-    var side = make("div", "chs-side");
-    var facts = make("dl", "chs-facts");
-    var moves = make("div", "chs-moves");
+    var side = K.el("div", "chs-side");
+    var facts = K.el("dl", "chs-facts");
+    var moves = K.el("div", "chs-moves");
     moves.setAttribute("aria-label", "moves");
     side.appendChild(facts);
-    side.appendChild(make("strong", null, "Moves"));
+    side.appendChild(K.el("strong", null, "Moves"));
     side.appendChild(moves);
-    root.appendChild(board);
-    root.appendChild(side);
-    el.appendChild(root);
+    K.show(el, "chs", [board, side]);
     var state = {
-      answerMs: runResults().answerMs || [],
+      answerMs: K.pageData().answerMs || [],
       replay: replay,
       board: board,
       facts: facts,
@@ -213,13 +177,6 @@
     };
     buildMoves(state, replay);
     return state;
-  }
-
-  function fact(dl, term, value, className) {
-    dl.appendChild(make("dt", null, term));
-    var dd = make("dd", className || null, value);
-    dl.appendChild(dd);
-    return dd;
   }
 
   function kingSquare(squares, colour) {
@@ -249,7 +206,7 @@
     board.setAttribute("aria-label", "position " + frame.fen);
     for (var r = 0; r < 8; r += 1) {
       var rank = whiteBottom ? 8 - r : r + 1;
-      board.appendChild(make("div", "chs-coord", rank));
+      board.appendChild(K.el("div", "chs-coord", rank));
       for (var f = 0; f < 8; f += 1) {
         var file = whiteBottom ? f : 7 - f;
         var name = FILES.charAt(file) + rank;
@@ -262,7 +219,7 @@
           classes.push("check");
         }
         var piece = squares[name];
-        var square = make("div", classes.join(" "), piece ? PIECES[piece] : "");
+        var square = K.el("div", classes.join(" "), piece ? PIECES[piece] : "");
         square.setAttribute("data-square", name);
         square.title = piece
           ? name + ": " + (piece === piece.toUpperCase() ? "white " : "black ") + NAMES[piece.toLowerCase()]
@@ -270,9 +227,9 @@
         board.appendChild(square);
       }
     }
-    board.appendChild(make("div", "chs-coord", ""));
+    board.appendChild(K.el("div", "chs-coord", ""));
     for (var g = 0; g < 8; g += 1) {
-      board.appendChild(make("div", "chs-coord chs-files", FILES.charAt(whiteBottom ? g : 7 - g)));
+      board.appendChild(K.el("div", "chs-coord chs-files", FILES.charAt(whiteBottom ? g : 7 - g)));
     }
   }
 
@@ -304,24 +261,24 @@
     var facts = state.facts;
     facts.textContent = "";
     var settings = (replay.header && replay.header.settings) || {};
-    fact(facts, "Rung", (settings.rung || "?") + (settings.rungRating !== undefined ? " (" + settings.rungRating + ")" : ""));
-    fact(facts, "Model plays", frame.modelColour + (frame.variant === "chess960" ? ", Chess960" : ""));
-    fact(facts, "To move", frame.turn + (frame.check ? ", in check" : ""));
-    fact(facts, "Evaluation", evalText(replay, index));
+    K.fact(facts, "Rung", (settings.rung || "?") + (settings.rungRating !== undefined ? " (" + settings.rungRating + ")" : ""));
+    K.fact(facts, "Model plays", frame.modelColour + (frame.variant === "chess960" ? ", Chess960" : ""));
+    K.fact(facts, "To move", frame.turn + (frame.check ? ", in check" : ""));
+    K.fact(facts, "Evaluation", evalText(replay, index));
     if (frame.verdict && frame.verdict !== "legal") {
-      fact(facts, "Answer", frame.verdict + " (try " + frame.attempt + ")" + (frame.feedback ? ": " + frame.feedback : ""));
+      K.fact(facts, "Answer", frame.verdict + " (try " + frame.attempt + ")" + (frame.feedback ? ": " + frame.feedback : ""));
     }
     var took = index > 0 ? state.answerMs[index - 1] : null;
     if (typeof took === "number") {
-      fact(facts, "Answer time", took < 1000 ? took.toFixed(1) + " ms" : (took / 1000).toFixed(2) + " s");
+      K.fact(facts, "Answer time", took < 1000 ? took.toFixed(1) + " ms" : (took / 1000).toFixed(2) + " s");
     }
-    fact(facts, "Rejected so far", frame.rejected);
-    fact(facts, "FEN", frame.fen, "chess-fen");
-    fact(
+    K.fact(facts, "Rejected so far", frame.rejected);
+    K.fact(facts, "FEN", frame.fen, { className: "chess-fen" });
+    K.fact(
       facts,
       "Result",
       frame.over ? frame.result + " (" + frame.endReason + ")" : "game in progress",
-      "chess-result"
+      { className: "chess-result" }
     );
     state.buttons.forEach(function (item) {
       if (item.entry.frame === index) {

@@ -8,6 +8,7 @@
 (function () {
   "use strict";
 
+  var K = window.ArcadeKit;
   var INK = ["", "#0000e6", "#008000", "#dc0000", "#000080", "#800000", "#008080", "#000", "#6e6e6e"];
   var STYLE = [
     ".msw { display: flex; flex-wrap: wrap; gap: 1.25rem; align-items: flex-start; }",
@@ -28,16 +29,6 @@
     ".msw-end.solved { color: #1b7f3b; }"
   ].join("\n");
 
-  function addStyle() {
-    if (document.getElementById("minesweeper-viewer-style")) {
-      return;
-    }
-    var style = document.createElement("style");
-    style.id = "minesweeper-viewer-style";
-    style.textContent = STYLE;
-    document.head.appendChild(style);
-  }
-
   /* [class, text, description] of one board character. */
   function look(ch) {
     if (ch === "#") {
@@ -57,8 +48,7 @@
   }
 
   function grid(frame) {
-    var node = document.createElement("div");
-    node.className = "msw-grid";
+    var node = K.el("div", "msw-grid");
     node.style.gridTemplateColumns = "repeat(" + frame.cols + ", 1.45rem)";
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", "Minesweeper board " + frame.rows + " by " + frame.cols);
@@ -66,8 +56,7 @@
     frame.board.forEach(function (line, r) {
       for (var c = 0; c < line.length; c += 1) {
         var shown = look(line.charAt(c));
-        var cell = document.createElement("div");
-        cell.className = "msw-cell " + shown[0];
+        var cell = K.el("div", "msw-cell " + shown[0]);
         if (acted && acted[0] === r && acted[1] === c) {
           cell.className += " acted";
         }
@@ -82,44 +71,28 @@
     return node;
   }
 
-  function fact(list, name, field, value) {
-    var dt = document.createElement("dt");
-    dt.textContent = name;
-    var dd = document.createElement("dd");
-    dd.setAttribute("data-field", field);
-    dd.textContent = value === null || value === undefined ? "\u2014" : String(value);
-    list.appendChild(dt);
-    list.appendChild(dd);
-    return dd;
-  }
-
   function facts(frame) {
-    var list = document.createElement("dl");
-    list.className = "msw-facts";
-    fact(list, "Score (safe cells)", "score", frame.score);
-    fact(list, "Safe cells", "safeCells", frame.safeCells);
-    fact(list, "Mines", "mines", frame.mines);
-    fact(list, "Flags", "flags", frame.flags);
-    fact(list, "Moves", "moves", frame.moves);
+    var list = K.el("dl", "msw-facts");
+    K.fact(list, "Score (safe cells)", frame.score, { field: "score" });
+    K.fact(list, "Safe cells", frame.safeCells, { field: "safeCells" });
+    K.fact(list, "Mines", frame.mines, { field: "mines" });
+    K.fact(list, "Flags", frame.flags, { field: "flags" });
+    K.fact(list, "Moves", frame.moves, { field: "moves" });
     if ("action" in frame) {
-      fact(list, "Played", "action", frame.action === null ? "none (" + frame.status + ")" : frame.action);
+      K.fact(list, "Played", frame.action === null ? "none (" + frame.status + ")" : frame.action, { field: "action" });
     } else {
-      fact(list, "Played", "action", "opening (automatic)");
+      K.fact(list, "Played", "opening (automatic)", { field: "action" });
     }
     if (frame.over) {
-      var end = fact(list, "End", "end", frame.endReason);
+      var end = K.fact(list, "End", frame.endReason, { field: "end" });
       end.className = "msw-end" + (frame.endReason === "solved" ? " solved" : "");
     }
     return list;
   }
 
   function draw(frame, element) {
-    addStyle();
-    var wrap = document.createElement("div");
-    wrap.className = "msw";
-    wrap.appendChild(grid(frame));
-    wrap.appendChild(facts(frame));
-    element.replaceChildren(wrap);
+    K.style("minesweeper-viewer-style", STYLE);
+    K.show(element, "msw", [grid(frame), facts(frame)]);
   }
 
   window.ArcadeViewers = window.ArcadeViewers || {};

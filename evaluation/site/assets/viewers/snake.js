@@ -6,7 +6,7 @@
 (function () {
   "use strict";
 
-  var SVG = "http://www.w3.org/2000/svg";
+  var K = window.ArcadeKit;
   var CELL = 24;
   var STYLE = [
     ".snk { display: flex; flex-wrap: wrap; gap: 1.25rem; align-items: flex-start; }",
@@ -18,28 +18,8 @@
     ".snk-end { font-weight: 600; color: #b00020; }"
   ].join("\n");
 
-  function addStyle() {
-    if (document.getElementById("snake-viewer-style")) {
-      return;
-    }
-    var style = document.createElement("style");
-    style.id = "snake-viewer-style";
-    style.textContent = STYLE;
-    document.head.appendChild(style);
-  }
-
-  function svg(tag, attrs) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (key) {
-      node.setAttribute(key, String(attrs[key]));
-    });
-    return node;
-  }
-
   function titled(node, text) {
-    var title = document.createElementNS(SVG, "title");
-    title.textContent = text;
-    node.appendChild(title);
+    K.svg("title", {}, node).textContent = text;
     return node;
   }
 
@@ -53,24 +33,24 @@
   function board(frame) {
     var rows = frame.rows;
     var cols = frame.cols;
-    var root = svg("svg", {
+    var root = K.svg("svg", {
       viewBox: "0 0 " + cols * CELL + " " + rows * CELL,
       class: "snk-board",
       role: "img",
       "aria-label": "Snake board " + rows + " by " + cols
     });
-    var grid = svg("g", { stroke: "#e2ddd0", "stroke-width": 1 });
+    var grid = K.svg("g", { stroke: "#e2ddd0", "stroke-width": 1 });
     for (var r = 1; r < rows; r += 1) {
-      grid.appendChild(svg("line", { x1: 0, y1: r * CELL, x2: cols * CELL, y2: r * CELL }));
+      grid.appendChild(K.svg("line", { x1: 0, y1: r * CELL, x2: cols * CELL, y2: r * CELL }));
     }
     for (var c = 1; c < cols; c += 1) {
-      grid.appendChild(svg("line", { x1: c * CELL, y1: 0, x2: c * CELL, y2: rows * CELL }));
+      grid.appendChild(K.svg("line", { x1: c * CELL, y1: 0, x2: c * CELL, y2: rows * CELL }));
     }
     root.appendChild(grid);
     if (frame.food) {
       root.appendChild(
         titled(
-          svg("circle", {
+          K.svg("circle", {
             class: "snk-food",
             cx: frame.food[1] * CELL + CELL / 2,
             cy: frame.food[0] * CELL + CELL / 2,
@@ -86,7 +66,7 @@
     for (var i = body.length - 1; i >= 0; i -= 1) {
       var cell = body[i];
       var head = i === 0;
-      var rect = svg("rect", {
+      var rect = K.svg("rect", {
         class: head ? "snk-head" : "snk-body",
         x: cell[1] * CELL + 1,
         y: cell[0] * CELL + 1,
@@ -102,48 +82,32 @@
     return root;
   }
 
-  function fact(list, name, field, value) {
-    var dt = document.createElement("dt");
-    dt.textContent = name;
-    var dd = document.createElement("dd");
-    dd.setAttribute("data-field", field);
-    dd.textContent = value === null || value === undefined ? "\u2014" : String(value);
-    list.appendChild(dt);
-    list.appendChild(dd);
-    return dd;
-  }
-
   function facts(frame) {
-    var list = document.createElement("dl");
-    list.className = "snk-facts";
-    fact(list, "Score (food)", "score", frame.score);
-    fact(list, "Length", "length", frame.length);
-    fact(list, "Heading", "heading", frame.heading);
-    fact(list, "Moves", "moves", frame.moves);
-    fact(list, "Board", "size", frame.rows + " \u00d7 " + frame.cols);
+    var list = K.el("dl", "snk-facts");
+    K.fact(list, "Score (food)", frame.score, { field: "score" });
+    K.fact(list, "Length", frame.length, { field: "length" });
+    K.fact(list, "Heading", frame.heading, { field: "heading" });
+    K.fact(list, "Moves", frame.moves, { field: "moves" });
+    K.fact(list, "Board", frame.rows + " \u00d7 " + frame.cols, { field: "size" });
     if ("action" in frame) {
       var played = frame.action === null ? "none (" + frame.status + ")" : frame.action;
-      fact(list, "Played", "action", played);
+      K.fact(list, "Played", played, { field: "action" });
       var effect = frame.effect || {};
       if (effect.ticks) {
-        fact(list, "Realtime moves", "ticks", effect.ticks);
+        K.fact(list, "Realtime moves", effect.ticks, { field: "ticks" });
       }
     } else {
-      fact(list, "Played", "action", "start");
+      K.fact(list, "Played", "start", { field: "action" });
     }
     if (frame.over) {
-      fact(list, "End", "end", frame.endReason).className = "snk-end";
+      K.fact(list, "End", frame.endReason, { field: "end" }).className = "snk-end";
     }
     return list;
   }
 
   function draw(frame, element) {
-    addStyle();
-    var wrap = document.createElement("div");
-    wrap.className = "snk";
-    wrap.appendChild(board(frame));
-    wrap.appendChild(facts(frame));
-    element.replaceChildren(wrap);
+    K.style("snake-viewer-style", STYLE);
+    K.show(element, "snk", [board(frame), facts(frame)]);
   }
 
   window.ArcadeViewers = window.ArcadeViewers || {};

@@ -5,6 +5,7 @@
 (function () {
   "use strict";
 
+  var K = window.ArcadeKit;
   var TIER_COLOURS = {
     0: "#ffffff",
     1: "#e8f4ea",
@@ -42,27 +43,6 @@
     ".sdk-detail { min-height: 1.5rem; margin-top: 0.5rem; }"
   ].join("\n");
 
-  function addStyle() {
-    if (document.getElementById("sudoku-viewer-style")) {
-      return;
-    }
-    var style = document.createElement("style");
-    style.id = "sudoku-viewer-style";
-    style.textContent = STYLE;
-    document.head.appendChild(style);
-  }
-
-  function make(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) {
-      node.className = className;
-    }
-    if (text !== undefined && text !== null) {
-      node.textContent = String(text);
-    }
-    return node;
-  }
-
   function cellName(c) {
     return "r" + (Math.floor(c / 9) + 1) + "c" + ((c % 9) + 1);
   }
@@ -98,34 +78,30 @@
   }
 
   function build(el) {
-    addStyle();
-    el.textContent = "";
-    var root = make("div", "sdk");
-    var grid = make("div", "sdk-grid");
+    K.style("sudoku-viewer-style", STYLE);
+    var grid = K.el("div", "sdk-grid");
     grid.setAttribute("role", "grid");
     grid.setAttribute("aria-label", "Sudoku grid");
     var cells = [];
     for (var c = 0; c < 81; c += 1) {
-      var cell = make("div", "sdk-cell");
+      var cell = K.el("div", "sdk-cell");
       cell.setAttribute("role", "gridcell");
       cell.setAttribute("data-cell", String(c));
       cell.tabIndex = 0;
       grid.appendChild(cell);
       cells.push(cell);
     }
-    var side = make("div", "sdk-side");
-    var facts = make("dl", "sdk-facts");
-    var detail = make("p", "sdk-detail");
+    var side = K.el("div", "sdk-side");
+    var facts = K.el("dl", "sdk-facts");
+    var detail = K.el("p", "sdk-detail");
     detail.setAttribute("aria-live", "polite");
-    var legendTitle = make("strong", null, "Technique tier each cell needs");
-    var legend = make("ul", "sdk-legend");
+    var legendTitle = K.el("strong", null, "Technique tier each cell needs");
+    var legend = K.el("ul", "sdk-legend");
     side.appendChild(facts);
     side.appendChild(legendTitle);
     side.appendChild(legend);
     side.appendChild(detail);
-    root.appendChild(grid);
-    root.appendChild(side);
-    el.appendChild(root);
+    K.show(el, "sdk", [grid, side]);
     var state = {
       cells: cells,
       facts: facts,
@@ -150,11 +126,6 @@
       }
     });
     return state;
-  }
-
-  function fact(dl, term, value) {
-    dl.appendChild(make("dt", null, term));
-    dl.appendChild(make("dd", null, value));
   }
 
   function paint(state) {
@@ -185,7 +156,7 @@
       cell.style.background = TIER_COLOURS[frame.needs[c]] || "#ffffff";
       cell.textContent = digit === "0" ? "" : digit;
       if (MARK_TEXT[mark]) {
-        cell.appendChild(make("span", "sdk-mark " + mark, MARK_TEXT[mark]));
+        cell.appendChild(K.el("span", "sdk-mark " + mark, MARK_TEXT[mark]));
       }
       cell.title = describe(frame, c);
       cell.setAttribute("aria-label", cell.title);
@@ -202,18 +173,18 @@
     }
     state.frame = frame;
     state.facts.textContent = "";
-    fact(state.facts, "Grid", frame.gridId + ", tier " + frame.tier + " (" + frame.tierName + ")");
-    fact(state.facts, "Attempt", frame.status ? frame.attempt + " (" + frame.status + ")" : "none yet");
+    K.fact(state.facts, "Grid", frame.gridId + ", tier " + frame.tier + " (" + frame.tierName + ")");
+    K.fact(state.facts, "Attempt", frame.status ? frame.attempt + " (" + frame.status + ")" : "none yet");
     if (frame.reason) {
-      fact(state.facts, "Reason", frame.reason);
+      K.fact(state.facts, "Reason", frame.reason);
     }
-    fact(
+    K.fact(
       state.facts,
       "Confidence",
       frame.confidence === null || frame.confidence === undefined ? "not reported" : frame.confidence
     );
-    fact(state.facts, "Cells right", frame.cellsRight + " / " + frame.blanks);
-    fact(state.facts, "Outcome", frame.outcome || "not answered yet");
+    K.fact(state.facts, "Cells right", frame.cellsRight + " / " + frame.blanks);
+    K.fact(state.facts, "Outcome", frame.outcome || "not answered yet");
     state.facts.lastChild.className = "sdk-outcome";
     state.legend.textContent = "";
     var present = {};
@@ -225,11 +196,11 @@
       if (!present[tier]) {
         return;
       }
-      var item = make("li");
-      var swatch = make("span", "sdk-swatch");
+      var item = K.el("li");
+      var swatch = K.el("span", "sdk-swatch");
       swatch.style.background = TIER_COLOURS[tier];
       item.appendChild(swatch);
-      item.appendChild(make("span", null, tierName(frame, tier)));
+      item.appendChild(K.el("span", null, tierName(frame, tier)));
       state.legend.appendChild(item);
     });
     paint(state);

@@ -6,7 +6,7 @@
 (function () {
   "use strict";
 
-  var SVG = "http://www.w3.org/2000/svg";
+  var K = window.ArcadeKit;
   var KINDS = "IOTSZJL";
   var COLOURS = {
     I: "#1ba9cf", O: "#e8b400", T: "#9146c2", S: "#3f9f45",
@@ -21,31 +21,6 @@
     return "X";
   }
 
-  function node(name, attrs, parent) {
-    var element = document.createElementNS(SVG, name);
-    Object.keys(attrs).forEach(function (key) {
-      element.setAttribute(key, String(attrs[key]));
-    });
-    if (parent) {
-      parent.appendChild(element);
-    }
-    return element;
-  }
-
-  function html(tag, className, parent, text) {
-    var element = document.createElement(tag);
-    if (className) {
-      element.className = className;
-    }
-    if (text !== undefined) {
-      element.textContent = text;
-    }
-    if (parent) {
-      parent.appendChild(element);
-    }
-    return element;
-  }
-
   function number(value) {
     if (typeof value !== "number") {
       return "\u2014";
@@ -55,26 +30,25 @@
 
   function layout(el) {
     el.textContent = "";
-    var wrap = html("div", "tetris-viewer", el);
+    var wrap = K.el("div", "tetris-viewer", null, el);
     wrap.style.display = "flex";
     wrap.style.flexWrap = "wrap";
     wrap.style.gap = "1.25rem";
     wrap.style.alignItems = "flex-start";
-    var boardBox = html("div", "tetris-board", wrap);
-    var side = html("div", "tetris-side", wrap);
+    var boardBox = K.el("div", "tetris-board", null, wrap);
+    var side = K.el("div", "tetris-side", null, wrap);
     side.style.minWidth = "12rem";
-    var stats = html("dl", "facts tetris-stats", side);
+    var stats = K.el("dl", "facts tetris-stats", null, side);
     var fields = {};
     [["score", "Score"], ["lines", "Lines"], ["level", "Level"], ["pieces", "Pieces"],
      ["hold", "Hold"], ["next", "Next"], ["decision", "Decision"], ["end", "End"]
     ].forEach(function (pair) {
-      html("dt", "", stats, pair[1]);
-      fields[pair[0]] = html("dd", "tetris-" + pair[0], stats, "\u2014");
+      fields[pair[0]] = K.fact(stats, pair[1], null, { className: "tetris-" + pair[0] });
     });
-    var legend = html("p", "note tetris-legend", side,
-      "Faint: the piece in play; dashed: where it would drop; outlined in white (when the log names one): the placement just played.");
+    var legend = K.el("p", "note tetris-legend",
+      "Faint: the piece in play; dashed: where it would drop; outlined in white (when the log names one): the placement just played.", side);
     legend.style.maxWidth = "16rem";
-    var charts = html("div", "tetris-charts", el);
+    var charts = K.el("div", "tetris-charts", null, el);
     return { boardBox: boardBox, fields: fields, charts: charts, replay: null, cursors: [] };
   }
 
@@ -83,16 +57,16 @@
     var rows = board.length || 20;
     var cols = (board[0] || []).length || 10;
     box.textContent = "";
-    var svg = node("svg", {
+    var svg = K.svg("svg", {
       viewBox: "0 0 " + cols * CELL + " " + rows * CELL,
       width: cols * CELL, height: rows * CELL, role: "img", "class": "tetris-svg"
     }, box);
-    node("title", {}, svg).textContent = "Tetris board";
-    node("rect", { x: 0, y: 0, width: cols * CELL, height: rows * CELL, fill: "#15171c" }, svg);
+    K.svg("title", {}, svg).textContent = "Tetris board";
+    K.svg("rect", { x: 0, y: 0, width: cols * CELL, height: rows * CELL, fill: "#15171c" }, svg);
     for (var r = 0; r < rows; r += 1) {
       for (var c = 0; c < cols; c += 1) {
         var code = (board[r] || [])[c] || 0;
-        node("rect", {
+        K.svg("rect", {
           x: c * CELL + 0.5, y: r * CELL + 0.5, width: CELL - 1, height: CELL - 1,
           fill: code ? COLOURS[kindOf(code)] : "#22252c",
           "data-code": code
@@ -116,7 +90,7 @@
         if (attrs.fill === "kind") {
           attrs.fill = COLOURS[p.kind] || COLOURS.X;
         }
-        node("rect", attrs, svg);
+        K.svg("rect", attrs, svg);
       });
     }
     piece(frame.ghost, { fill: "none", stroke: "#c9ced6", "stroke-dasharray": "3 2", "class": "ghost" });
@@ -142,24 +116,24 @@
     var last = Math.max(frames.length - 1, 1);
     function x(i) { return left + (i / last) * (width - left - 8); }
     function y(v) { return height - bottom - (v / max) * (height - top - bottom); }
-    var svg = node("svg", {
+    var svg = K.svg("svg", {
       viewBox: "0 0 " + width + " " + height, "class": "plot tetris-" + key + "-plot", role: "img"
     }, parent);
-    node("title", {}, svg).textContent = label + " over the game";
-    node("line", { x1: left, y1: height - bottom, x2: width - 8, y2: height - bottom, stroke: "#333" }, svg);
-    node("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#333" }, svg);
-    node("text", { x: left - 6, y: top + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = number(max);
-    node("text", { x: left - 6, y: height - bottom + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = "0";
-    node("text", { x: left, y: 14, "font-size": 12, "font-weight": 600 }, svg).textContent = label;
-    node("text", { x: width - 8, y: height - 6, "text-anchor": "end", "font-size": 11 }, svg).textContent = "decision " + last;
+    K.svg("title", {}, svg).textContent = label + " over the game";
+    K.svg("line", { x1: left, y1: height - bottom, x2: width - 8, y2: height - bottom, stroke: "#333" }, svg);
+    K.svg("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#333" }, svg);
+    K.svg("text", { x: left - 6, y: top + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = number(max);
+    K.svg("text", { x: left - 6, y: height - bottom + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = "0";
+    K.svg("text", { x: left, y: 14, "font-size": 12, "font-weight": 600 }, svg).textContent = label;
+    K.svg("text", { x: width - 8, y: height - 6, "text-anchor": "end", "font-size": 11 }, svg).textContent = "decision " + last;
     var points = [];
     values.forEach(function (v, i) {
       if (v !== null) {
         points.push(x(i).toFixed(1) + "," + y(v).toFixed(1));
       }
     });
-    node("polyline", { points: points.join(" "), fill: "none", stroke: "#0b5cad", "stroke-width": 2 }, svg);
-    var cursor = node("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#d55e00", "stroke-width": 1.5 }, svg);
+    K.svg("polyline", { points: points.join(" "), fill: "none", stroke: "#0b5cad", "stroke-width": 2 }, svg);
+    var cursor = K.svg("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#d55e00", "stroke-width": 1.5 }, svg);
     return function (index) {
       var cx = x(index).toFixed(1);
       cursor.setAttribute("x1", cx);

@@ -6,7 +6,7 @@
 (function () {
   "use strict";
 
-  var SVG = "http://www.w3.org/2000/svg";
+  var K = window.ArcadeKit;
   var STYLE = [
     ".ttt { display: flex; flex-wrap: wrap; gap: 1.25rem; align-items: flex-start; }",
     ".ttt-board { width: min(100%, 26rem); height: auto; border: 2px solid #333; background: #fff; }",
@@ -17,24 +17,6 @@
     ".ttt-outcome { font-weight: 600; }"
   ].join("\n");
   var COLOURS = { X: "#1f5fbf", O: "#c0392b" };
-
-  function addStyle() {
-    if (document.getElementById("tictactoe-viewer-style")) {
-      return;
-    }
-    var style = document.createElement("style");
-    style.id = "tictactoe-viewer-style";
-    style.textContent = STYLE;
-    document.head.appendChild(style);
-  }
-
-  function svg(tag, attrs) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (key) {
-      node.setAttribute(key, String(attrs[key]));
-    });
-    return node;
-  }
 
   function ring(root, cell, size, colour, dashed) {
     var attrs = {
@@ -49,23 +31,23 @@
     if (dashed) {
       attrs["stroke-dasharray"] = "4 3";
     }
-    root.appendChild(svg("rect", attrs));
+    root.appendChild(K.svg("rect", attrs));
   }
 
   function board(frame) {
     var n = frame.size;
     var cell = n <= 3 ? 60 : n <= 5 ? 40 : 26;
     var side = n * cell;
-    var root = svg("svg", {
+    var root = K.svg("svg", {
       viewBox: "0 0 " + side + " " + side,
       class: "ttt-board",
       role: "img",
       "aria-label": "board " + n + " by " + n
     });
-    var grid = svg("g", { stroke: "#bbb", "stroke-width": 1 });
+    var grid = K.svg("g", { stroke: "#bbb", "stroke-width": 1 });
     for (var i = 1; i < n; i += 1) {
-      grid.appendChild(svg("line", { x1: 0, y1: i * cell, x2: side, y2: i * cell }));
-      grid.appendChild(svg("line", { x1: i * cell, y1: 0, x2: i * cell, y2: side }));
+      grid.appendChild(K.svg("line", { x1: 0, y1: i * cell, x2: side, y2: i * cell }));
+      grid.appendChild(K.svg("line", { x1: i * cell, y1: 0, x2: i * cell, y2: side }));
     }
     root.appendChild(grid);
     (frame.expected || []).forEach(function (move) {
@@ -73,7 +55,7 @@
     });
     if (frame.lastMove) {
       root.appendChild(
-        svg("rect", {
+        K.svg("rect", {
           x: frame.lastMove[1] * cell,
           y: frame.lastMove[0] * cell,
           width: cell,
@@ -91,7 +73,7 @@
         if (mark !== "X" && mark !== "O") {
           continue;
         }
-        var text = svg("text", {
+        var text = K.svg("text", {
           x: c * cell + cell / 2,
           y: r * cell + cell / 2,
           "text-anchor": "middle",
@@ -113,18 +95,9 @@
   }
 
   function facts(frame) {
-    var dl = document.createElement("dl");
-    dl.className = "ttt-facts";
+    var dl = K.el("dl", "ttt-facts");
     function add(term, value, className) {
-      var dt = document.createElement("dt");
-      dt.textContent = term;
-      var dd = document.createElement("dd");
-      dd.textContent = value;
-      if (className) {
-        dd.className = className;
-      }
-      dl.appendChild(dt);
-      dl.appendChild(dd);
+      K.fact(dl, term, value, { className: className });
     }
     add("board", frame.size + "\u00d7" + frame.size + ", " + frame.k + " in a row");
     add("engine plays", frame.engineMark);
@@ -140,7 +113,7 @@
       "instructions",
       frame.instructions === null || frame.instructions === undefined
         ? "\u2014"
-        : String(frame.instructions).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+        : K.thousands(frame.instructions)
     );
     if (frame.replies && frame.replies.length) {
       add(
@@ -171,13 +144,8 @@
   window.ArcadeViewers = window.ArcadeViewers || {};
   window.ArcadeViewers.tictactoe = {
     draw: function (frame, element) {
-      addStyle();
-      element.textContent = "";
-      var wrap = document.createElement("div");
-      wrap.className = "ttt";
-      wrap.appendChild(board(frame));
-      wrap.appendChild(facts(frame));
-      element.appendChild(wrap);
+      K.style("tictactoe-viewer-style", STYLE);
+      K.show(element, "ttt", [board(frame), facts(frame)]);
       element.setAttribute("data-rows", frame.rows.join("/"));
     }
   };
