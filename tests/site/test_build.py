@@ -236,3 +236,19 @@ def test_a_replay_whose_log_does_not_verify_is_refused(tetris_run: Path, tmp_pat
     with pytest.raises(SiteError, match=r"cannot replay .*seed-01\.jsonl.*does not verify"):
         build_site(tmp_path / "out", [copy])
     assert not (tmp_path / "out").exists()
+
+
+def test_a_replay_page_loads_the_kit_before_its_viewer_and_inlines_its_data(
+    tetris_run: Path, tmp_path: Path
+) -> None:
+    site = SiteBuild(tmp_path / "site")
+    site.section("demo", "Demo", "<p>demo</p>")
+    log = tetris_run / "logs" / "heuristic" / "IQ" / "seed-01.jsonl"
+    page = site.replay("demo/r.html", "R", log, "tetris", data={"note": "</script>"})
+    text = site.files()[page].decode("utf-8")
+    scripts = re.findall(r'<script src="\.\./assets/([^"]+)"', text)
+    assert scripts == ["replay.js", "viewer-kit.js", "viewers/tetris.js"]
+    data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', text)
+    assert data is not None and json.loads(data[1]) == {"note": "</script>"}
+    bare = site.replay("demo/s.html", "S", log, "tetris")
+    assert "page-data" not in site.files()[bare].decode("utf-8")

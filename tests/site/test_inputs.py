@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evaluation.site.inputs import is_run, run_dirs, sub_folders
+from evaluation.site.inputs import is_run, run_dirs, runs_among, sub_folders
 
 
 def _run(folder: Path, benchmark: str = "demo", **files: str) -> Path:
@@ -56,3 +56,12 @@ def test_a_folder_of_runs_gives_every_run_a_mixed_folder_none_unless_asked(
     assert run_dirs(tmp_path / "missing", "demo", mixed=True) == []
     assert run_dirs(mixed / "run" / "manifest.json", "demo", mixed=True) == []
     assert sub_folders(mixed) == [mixed / "plain", run, mixed / "theirs"]
+
+
+def test_runs_among_says_which_inputs_hold_runs_and_lists_their_runs(tmp_path: Path) -> None:
+    single = _run(tmp_path / "single")
+    folder = tmp_path / "folder"
+    runs = [_run(folder / name) for name in ("a", "b")]
+    other = _run(tmp_path / "other", "elsewhere")
+    used, found = runs_among([folder, other, single, tmp_path / "missing"], "demo")
+    assert used == [folder, single] and found == [*runs, single]
