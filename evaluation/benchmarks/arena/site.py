@@ -352,8 +352,8 @@ def add_pages(inputs: Sequence[Path], build: Any) -> list[Path]:
             except EntryError as error:
                 raise SiteError(str(error)) from None
             used.append(path)
-        elif arena_runs_in(path):
-            pages.runs.extend(arena_runs_in(path))
+        elif runs := arena_runs_in(path):
+            pages.runs.extend(runs)
             used.append(path)
     if used:
         ids = [e.id for e in pages.entries]
