@@ -1,7 +1,9 @@
-/* The pieces every replay viewer (assets/viewers/*.js) builds its drawing from, so each viewer
- * holds only what is its own game's: SVG and HTML elements, a viewer's style sheet added once,
- * a row of a facts list, the page's inline data. Loaded by every replay page before its viewer
- * (evaluation/site/build.py: SiteBuild.replay). Plain ES2019, no modules, no network. */
+/* The pieces every replay viewer (assets/viewers/*.js) and the arena player (arena-play.js)
+ * build their drawing from, so each holds only what is its own game's: SVG and HTML elements, a
+ * board beside its facts, a style sheet added once, a row of a facts list, a count with
+ * thousands separated, the page's inline data. Loaded before the viewer by every replay page
+ * (evaluation/site/build.py: SiteBuild.replay) and before the player by the arena entry pages.
+ * Plain ES2019, no modules, no network. */
 (function () {
   "use strict";
 
