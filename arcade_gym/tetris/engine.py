@@ -528,7 +528,10 @@ def _windows(work: np.ndarray) -> None:
 
 @njit(cache=True)
 def _open_air(work: np.ndarray, y0: int) -> bool:
-    """Whether board rows 0 .. y0 + 3 (every row a piece at y0 or above covers) are empty."""
+    """Whether board rows 0 .. y0 + 3 (every row a piece at y0 or above covers) are empty and
+    above the floor (a rotation there meets no floor either)."""
+    if y0 + 3 >= H:
+        return False
     for row in range(min(y0 + 4, H)):  # noqa: SIM110  (numba compiles no all() of a generator)
         if work[WK_ROWS + row] != 0:
             return False

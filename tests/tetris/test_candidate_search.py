@@ -9,6 +9,7 @@ the same count, the same candidate rows in the same order and the same features.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -129,6 +130,22 @@ def test_caller_buffers_are_left_clean_and_give_the_same_candidates() -> None:
         assert cfeat[:n].tolist() == cfeat_fresh.tolist()
 
 
+def test_pieces_low_over_a_shallow_stack_or_the_floor_match() -> None:
+    """Nothing above the piece, but the floor (or a stack) within reach of a rotation: the kicks
+    must lift it as the full search does."""
+    for rows in ([], ["#........#"], ["##.######."]):
+        for t in range(7):
+            for y in range(12, 19):
+                for x in range(-2, 9):
+                    for r in range(4):
+                        base = TetrisGame.from_position(rows, "IJLOSTZ"[t], "TIOLJSZ")
+                        if not _fits(base.board, t, x, y, r):
+                            continue
+                        state = base.st.copy()
+                        state[E.S_X], state[E.S_Y], state[E.S_ROT] = x, y, r
+                        _assert_same(base.board, state, base.seq)
+
+
 def test_spin_credit_and_duplicate_outcomes_match_on_a_t_slot() -> None:
     """A T-spin slot (the rotation credit decides the score) and an S with duplicate outcomes."""
     for active in "TSZIO":
@@ -138,3 +155,14 @@ def test_spin_credit_and_duplicate_outcomes_match_on_a_t_slot() -> None:
         _assert_same(game.board, game.st, game.seq)
         game.st[E.S_LAST_ROT], game.st[E.S_LAST_KICK] = 1, 4
         _assert_same(game.board, game.st, game.seq)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_bitboard_search_matches_the_previous_generator_on_many_random_states(
+    seed, full_rows
+) -> None:
+    drawn = _random_state(seed, full_rows)
+    if drawn is not None:
+        _assert_same(*drawn)
