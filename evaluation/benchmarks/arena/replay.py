@@ -5,8 +5,8 @@ The header carries the item it was played on; the replay rebuilds the suite of t
 and refuses a header whose item is not that suite's (a position or expected set edited in the
 header fails). A free match's header names its opponent (`episode.FreeOpponent`): the replay
 rebuilds it, refusing an engine file that is missing (a shipped entry's engine is also looked up
-by its id) or no longer has the recorded SHA-256, and re-derives its moves. `arcade-eval verify` (`evaluation/core/verify.py`) then feeds the recorded
-calls through the one loop.
+by its id) or no longer has the recorded SHA-256, and re-derives its moves. `arcade-eval verify`
+(`evaluation/core/verify.py`) then feeds the recorded calls through the one loop.
 """
 
 from __future__ import annotations
