@@ -7,7 +7,7 @@ Every plot has a `<title>` (read by screen readers and shown as a tooltip), labe
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from evaluation.site.html import esc
 
@@ -240,6 +240,21 @@ def interval_plot(
             )
         body.append("</g>")
     return _svg(width, height, title, body)
+
+
+def calibration_bins(
+    reports: Iterable[tuple[float, bool]], bins: int = 10
+) -> list[tuple[float, float, int]]:
+    """Reported probabilities binned in `bins` equal slices of [0, 1]: (mean probability, share
+    that happened, reports) per non-empty bin, the points of `calibration_plot`."""
+    grouped: dict[int, list[tuple[float, bool]]] = {}
+    for probability, happened in reports:
+        p = min(max(float(probability), 0.0), 1.0)
+        grouped.setdefault(min(int(p * bins), bins - 1), []).append((p, bool(happened)))
+    return [
+        (sum(p for p, _ in items) / len(items), sum(h for _, h in items) / len(items), len(items))
+        for _, items in sorted(grouped.items())
+    ]
 
 
 def calibration_plot(

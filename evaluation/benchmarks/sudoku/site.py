@@ -24,10 +24,9 @@ from evaluation.core.eventlog import read_log
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import definition_list, esc, link, table
 from evaluation.site.inputs import runs_among
-from evaluation.site.plots import calibration_plot, interval_plot
+from evaluation.site.plots import calibration_bins, calibration_plot, interval_plot
 
 SECTION = "sudoku"
-CALIBRATION_BINS = 10
 
 
 @dataclass(frozen=True)
@@ -64,19 +63,11 @@ def load_run(path: Path) -> SudokuRunPages:
 def calibration_points(grids: Sequence[Mapping[str, Any]]) -> list[tuple[float, float, int]]:
     """Reported confidences binned in tenths: (mean confidence as a probability, share solved,
     answers) per non-empty bin; answers without a confidence are left out."""
-    bins: dict[int, list[tuple[float, bool]]] = {}
-    for grid in grids:
-        confidence = grid.get("confidence")
-        if confidence is None:
-            continue
-        p = min(max(float(confidence) / 100, 0.0), 1.0)
-        bins.setdefault(min(int(p * CALIBRATION_BINS), CALIBRATION_BINS - 1), []).append(
-            (p, grid.get("outcome") == "solved")
-        )
-    return [
-        (sum(p for p, _ in items) / len(items), sum(s for _, s in items) / len(items), len(items))
-        for _, items in sorted(bins.items())
-    ]
+    return calibration_bins(
+        (float(grid["confidence"]) / 100, grid.get("outcome") == "solved")
+        for grid in grids
+        if grid.get("confidence") is not None
+    )
 
 
 def accuracy_by_need(logs: Sequence[Path]) -> dict[str, dict[str, int]] | None:

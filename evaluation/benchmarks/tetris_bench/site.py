@@ -38,7 +38,7 @@ from evaluation.core.rundir import MANIFEST, safe_name
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.html import definition_list, esc, link, table
 from evaluation.site.inputs import is_run
-from evaluation.site.plots import interval_plot, strip_plot
+from evaluation.site.plots import calibration_bins, calibration_plot, interval_plot, strip_plot
 
 SECTION = "tetris"
 MAX_REPLAYS = 3
@@ -336,6 +336,16 @@ def brain_page(
     }
     if any(latency.values()):
         parts.append(strip_plot(latency, title="Median latency per game", x_label="milliseconds"))
+    risks = [pair for g in games for pair in g.risks]  # as the Brier score counts them
+    if risks:
+        parts.append(
+            calibration_plot(
+                calibration_bins(risks),
+                title=f"{row.name}: reported top-out risk against top-outs",
+                x_label="reported risk",
+                y_label="share topped out within ten pieces",
+            )
+        )
 
     def replay_cell(game: GameResult) -> str | None:
         page = replays.get((game.slug, game.mode, game.seed))
