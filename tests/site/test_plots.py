@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from evaluation.site.plots import (
+    calibration_bins,
     calibration_plot,
     interval_plot,
     line_plot,
@@ -93,3 +94,13 @@ def test_nice_ticks_cover_the_range_with_round_steps() -> None:
     assert len(steps) == 1 and steps.pop() in (50_000, 100_000)
     assert nice_ticks(5, 5)[0] <= 5 <= nice_ticks(5, 5)[-1]
     assert nice_ticks(0.0, 1.0) == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+
+
+def test_calibration_bins_average_each_tenth_and_clamp_out_of_range_reports() -> None:
+    reports = [(0.05, False), (0.15, True), (0.12, False), (1.0, True), (1.7, True), (-0.2, False)]
+    assert calibration_bins(reports) == [
+        (0.025, 0.0, 2),  # 0.05 and -0.2 clamped to 0
+        (0.135, 0.5, 2),
+        (1.0, 1.0, 2),  # 1.0 falls in the last bin, 1.7 clamped to it
+    ]
+    assert calibration_bins([]) == []
