@@ -4,12 +4,15 @@ Both learners rank the candidate placements by a function of the board each one 
 `placements` observation, `arcade_gym/tetris/env.py`), the way El-Tetris does:
 
 - `--method cem`: the classic baseline. A noisy cross-entropy method (Szita & Lorincz) over linear
-  weights of the ten placement features; every candidate weight vector plays whole games inside
-  one numba kernel on the engine (no env, no Python per piece). The best mean is saved as an SB3
-  model (`policies/sb3/afterstate.py`, linear) that `sb3:` plays.
+  weights of the placement features (`--features extended`, its default: the ten basic columns
+  plus El-Tetris's landing height and eroded cells); every candidate weight vector plays whole
+  games inside one numba kernel on the engine (no env, no Python per piece). The best mean is
+  saved as an SB3 model (`policies/sb3/afterstate.py`, linear, on `Tetris-v3` with the same
+  `placement_features`) that `sb3:` plays.
 - `--method ppo`: MaskablePPO (sb3-contrib) with `AfterstatePolicy`: one small network scores
   every row with shared weights; the reward is the score delta / 100 minus a top-out penalty;
-  64 games step together in the native vector env (`policies/sb3/vecenv.py`).
+  64 games step together in the native vector env (`policies/sb3/vecenv.py`); `--features basic`
+  by default.
 
 Each prints progress and saves a model, then plays it for a few seeds. Score it on the 30 public
 seeds through the official harness:
@@ -38,11 +41,11 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 import arcade_gym  # noqa: F401  (registers the arcade_gym/ envs)
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
-from arcade_gym.tetris.rules import END_NONE, PLACEMENT_FEATURE_NAMES
+from arcade_gym.tetris.rules import END_NONE, PLACEMENT_FEATURE_SETS
 from policies.sb3.afterstate import AfterstatePolicy
 from policies.sb3.vecenv import NativeVecEnv
 
-N_FEATURES = len(PLACEMENT_FEATURE_NAMES)
+ENV_ID = "arcade_gym/Tetris-v3"
 
 
 # --- the cross-entropy baseline ----------------------------------------------------------------
@@ -56,10 +59,16 @@ def play_linear(
     weights: np.ndarray,
 ) -> None:
     """Play a game to its end, each piece at the listed placement whose features score highest
-    under `weights` (the first on a tie: the lowest action index, as `argmax` picks)."""
+    under `weights` (the first on a tie: the lowest action index, as `argmax` picks). Ten weights
+    score the basic columns; twelve add landing height and eroded cells (`placement_features=
+    "extended"`, computed by the engine's `landing_features` as the env does)."""
+    extended = weights.shape[0] > E.EXTENDED_FROM
+    rows = np.empty(E.H, np.int64)
     while st[E.S_END] == END_NONE:
         best = -np.inf
         pick = 0
+        if extended:
+            E.row_masks(board, rows)
         for k in range(st[E.S_NCAND]):
             s = (
                 weights[0] * cinfo[k, E.C_LINES]
@@ -68,6 +77,11 @@ def play_linear(
             )
             for f in range(7):
                 s += weights[3 + f] * cfeat[k, E.F_MAX_HEIGHT + f]
+            if extended:
+                landing, _, eroded = E.landing_features(
+                    rows, st[E.S_ACTIVE], cinfo[k, E.C_X], cinfo[k, E.C_ROT], cinfo[k, E.C_Y_LAND]
+                )
+                s += weights[E.EXTENDED_FROM] * landing + weights[E.EXTENDED_FROM + 1] * eroded
             if s > best:
                 best = s
                 pick = k
@@ -91,15 +105,17 @@ def train_cem(args: argparse.Namespace) -> Path:
     generations' means are then compared on the same validation seeds and the best is kept (one
     generation's elite is a noisy judge: a few games each)."""
     rng = np.random.default_rng(args.seed)
-    mean = np.zeros(N_FEATURES)
-    std = np.full(N_FEATURES, 1.0)
+    names = PLACEMENT_FEATURE_SETS[args.features]
+    n_features = len(names)
+    mean = np.zeros(n_features)
+    std = np.full(n_features, 1.0)
     population, elite, games = args.population, max(2, args.population // 5), args.games
     budget_games = args.timesteps // 500 if args.timesteps else None
     deadline = time.monotonic() + 60 * args.minutes * 0.9  # the rest for the validation
     played, generation, means = 0, 0, [mean]
     while time.monotonic() < deadline and (budget_games is None or played < budget_games):
         noise = max(args.noise_floor, args.noise * (1 - generation / 30))
-        samples = mean + rng.standard_normal((population, N_FEATURES)) * np.sqrt(std**2 + noise)
+        samples = mean + rng.standard_normal((population, n_features)) * np.sqrt(std**2 + noise)
         seeds = [int(s) for s in rng.integers(0, 2**62, games)]
         scores = np.array([np.mean([play_game(w, s)[0] for s in seeds]) for w in samples])
         played += population * games
@@ -121,16 +137,13 @@ def train_cem(args: argparse.Namespace) -> Path:
         f"{max(means_scores):.0f}",
         flush=True,
     )
-    env = gym.make("arcade_gym/Tetris-v3")
+    env = gym.make(ENV_ID, placement_features=args.features)
     model = MaskablePPO(AfterstatePolicy, env, policy_kwargs={"hidden": 0}, seed=args.seed)
     model.policy.set_linear_weights(weights)
     out = Path(args.out or "models/tetris-cem.zip")
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
-    print(
-        "cem weights "
-        + " ".join(f"{n}={w:.3g}" for n, w in zip(PLACEMENT_FEATURE_NAMES, weights, strict=True))
-    )
+    print("cem weights " + " ".join(f"{n}={w:.3g}" for n, w in zip(names, weights, strict=True)))
     return out
 
 
@@ -149,15 +162,18 @@ class ShapedReward(VecEnvWrapper):
         return observations, rewards / 100.0 - 10.0 * np.array(topped), dones, infos
 
 
-def tetris_envs(n: int, seed: int) -> VecEnv:
+def tetris_envs(n: int, seed: int, features: str = "basic") -> VecEnv:
     """`n` Tetris-v3 games: the native vector env (one numba call a step) when the installed
     arcade-gym has one, else `n` single envs."""
     try:
         vector = gym.make_vec(
-            "arcade_gym/Tetris-v3", num_envs=n, vectorization_mode="vector_entry_point"
+            ENV_ID,
+            num_envs=n,
+            vectorization_mode="vector_entry_point",
+            placement_features=features,
         )
     except (gym.error.Error, ValueError, TypeError):
-        env = DummyVecEnv([lambda: gym.make("arcade_gym/Tetris-v3")] * n)
+        env = DummyVecEnv([lambda: gym.make(ENV_ID, placement_features=features)] * n)
         env.seed(seed)
         return ShapedReward(env)
     return ShapedReward(NativeVecEnv(vector, seed=seed))
@@ -192,7 +208,7 @@ class Progress(BaseCallback):
 def train_ppo(args: argparse.Namespace) -> Path:
     model = MaskablePPO(
         AfterstatePolicy,
-        tetris_envs(args.envs, args.seed),
+        tetris_envs(args.envs, args.seed, args.features or "basic"),
         n_steps=max(8, 4096 // args.envs),
         batch_size=1024,
         n_epochs=4,
@@ -217,7 +233,9 @@ def train_ppo(args: argparse.Namespace) -> Path:
 def evaluate(path: Path, seeds: int) -> None:
     """Play the saved model greedily (masked argmax) on `seeds` training-style seeds."""
     model = MaskablePPO.load(path, device="cpu")
-    env = gym.make("arcade_gym/Tetris-v3")
+    placements = model.observation_space["placements"].shape[-1]
+    features = next(k for k, v in PLACEMENT_FEATURE_SETS.items() if len(v) == placements)
+    env = gym.make(ENV_ID, placement_features=features)
     for seed in range(seeds):
         observation, info = env.reset(seed=10_000 + seed)
         done = False
@@ -245,11 +263,19 @@ def main() -> None:
     )
     parser.add_argument("--validate", type=int, default=10, help="CEM last means compared")
     parser.add_argument("--validation-games", type=int, default=10, help="CEM seeds for that")
+    parser.add_argument(
+        "--features",
+        choices=tuple(PLACEMENT_FEATURE_SETS),
+        default=None,
+        help="Tetris-v3 placement_features (default: extended for CEM, basic for PPO)",
+    )
     parser.add_argument("--envs", type=int, default=64, help="PPO games stepped together")
     parser.add_argument("--hidden", type=int, default=32, help="PPO row network width (0: linear)")
     parser.add_argument("--eval-games", type=int, default=2, help="games played after training")
     args = parser.parse_args()
     torch.set_num_threads(1)
+    if args.features is None:
+        args.features = "extended" if args.method == "cem" else "basic"
     path = train_cem(args) if args.method == "cem" else train_ppo(args)
     print(f"saved {path}")
     evaluate(path, args.eval_games)

@@ -92,6 +92,7 @@ C_SPIN = 9
 C_ACTION = 10
 CINFO_LEN = 11
 MAX_CANDIDATES = 4 * PLACEMENT_XS
+EXTENDED_FROM = 10  # featmat column of landingHeight (then erodedCells) in the extended layout
 
 F_HEIGHTS = 0  # 10 columns
 F_MAX_HEIGHT = 10
@@ -282,6 +283,35 @@ def row_masks(board: np.ndarray, out: np.ndarray) -> None:
             if board[row, c] != 0:
                 m |= 1 << c
         out[row] = m
+
+
+@njit(cache=True)
+def landing_features(rows: np.ndarray, t: int, x: int, r: int, y: int) -> tuple[float, int, int]:
+    """(landing height, lines cleared, eroded piece cells) of piece `t` locked at origin (x, y),
+    rotation r, on the board `rows` (`row_masks`, before the lock): the El-Tetris features.
+
+    Landing height is the mean of the piece's highest and lowest cell heights (a bottom-row cell
+    is at height 1); eroded cells are the cleared rows times the piece's cells in them.
+    """
+    top = H
+    bottom = -1
+    for i in range(4):
+        cy = y + SHAPES[t, r, i, 1]
+        top = min(top, cy)
+        bottom = max(bottom, cy)
+    lines = 0
+    cells = 0
+    for row in range(max(top, 0), bottom + 1):
+        m = rows[row]
+        own = 0
+        for i in range(4):
+            if y + SHAPES[t, r, i, 1] == row:
+                m |= 1 << (x + SHAPES[t, r, i, 0])
+                own += 1
+        if m == FULL_ROW:
+            lines += 1
+            cells += own
+    return (H - bottom + H - top) / 2.0, lines, lines * cells
 
 
 @njit(cache=True)
@@ -1054,6 +1084,27 @@ def fill_action_view(
 
 
 @njit(cache=True)
+def fill_landing_columns(
+    board: np.ndarray, st: np.ndarray, cinfo: np.ndarray, featmat: np.ndarray
+) -> None:
+    """Columns 10 and 11 of an extended `featmat` (landingHeight, erodedCells) for the listed
+    candidates, after `fill_action_view` (which zeroes the unlisted rows); a basic (10-column)
+    `featmat` is left alone."""
+    if featmat.shape[1] <= EXTENDED_FROM or st[S_END] != END_NONE:
+        return
+    rows = np.empty(H, np.int64)
+    row_masks(board, rows)
+    t = st[S_ACTIVE]
+    for k in range(st[S_NCAND]):
+        landing, _, eroded = landing_features(
+            rows, t, cinfo[k, C_X], cinfo[k, C_ROT], cinfo[k, C_Y_LAND]
+        )
+        a = cinfo[k, C_ACTION]
+        featmat[a, EXTENDED_FROM] = landing
+        featmat[a, EXTENDED_FROM + 1] = eroded
+
+
+@njit(cache=True)
 def placement_step(
     board: np.ndarray,
     st: np.ndarray,
@@ -1098,6 +1149,7 @@ def placement_step_into(
     end_tick(st)
     list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
     fill_action_view(st, cinfo, cfeat, mask, featmat)
+    fill_landing_columns(board, st, cinfo, featmat)
     return delta
 
 

@@ -30,7 +30,7 @@ from arcade_gym.tetris.rules import (
     MIN_X,
     N_ACTIONS,
     PIECE_CAP,
-    PLACEMENT_FEATURE_NAMES,
+    PLACEMENT_FEATURE_SETS,
     PLACEMENT_XS,
     PREVIEW,
     SCORING_MODES,
@@ -69,12 +69,19 @@ def max_level(piece_cap: int) -> int:
     return 1 + 4 * piece_cap // 10
 
 
-def placement_feature_high(piece_cap: int) -> np.ndarray:
+LANDING_FEATURE_MAX = (BOARD_HEIGHT - E.Y_MIN, 16)
+"""Upper bounds of landingHeight (a cell can sit no higher than the search's top origin row) and
+erodedCells (4 lines x 4 cells)."""
+
+
+def placement_feature_high(piece_cap: int, placement_features: str = "basic") -> np.ndarray:
     """Finite upper bounds of the per-placement features: a placement clears at most 4 lines and
     scores at most a back-to-back T-spin triple plus a perfect clear and the longest combo, times
-    the highest level, plus drop points."""
+    the highest level, plus drop points; `"extended"` adds `LANDING_FEATURE_MAX`."""
+    check_choice("placement_features", placement_features, PLACEMENT_FEATURE_SETS)
     score_max = max_level(piece_cap) * (2400 + 3200 + 50 * piece_cap) + 2 * (BOARD_HEIGHT + 4)
-    return np.array([4, score_max, 1, *BOARD_FEATURE_MAX], np.float32)
+    extra = LANDING_FEATURE_MAX if placement_features == "extended" else ()
+    return np.array([4, score_max, 1, *BOARD_FEATURE_MAX, *extra], np.float32)
 
 
 def _check_caps(piece_name: str, piece_cap: object, tick_name: str, tick_cap: object) -> None:
@@ -92,7 +99,9 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         state=Box((4,), float32): level, combo, back-to-back, can hold;
         placements=Box(0, high, (45, 10), float32): per action, the afterstate of that placement:
             linesCleared, scoreDelta, topOut, maxHeight, aggregateHeight, holes, bumpiness,
-            wells, rowTransitions, colTransitions (zeros where masked)).
+            wells, rowTransitions, colTransitions (zeros where masked);
+            `placement_features="extended"` makes it (45, 12), adding the El-Tetris
+            landingHeight and erodedCells (`rules.EXTENDED_PLACEMENT_FEATURE_NAMES`)).
         Every bound is finite (`placement_feature_high`, `max_level` of the piece cap).
         `observation="flat"` gives the same values as one float32 vector (one-hot for the
         discrete parts) for SB3's `MlpPolicy`.
@@ -138,9 +147,11 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         observation: str = "dict",
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
+        placement_features: str = "basic",
     ) -> None:
         check_choice("mode", mode, ("iq", "blitz"))
         _check_caps("piece_cap", piece_cap, "tick_cap", tick_cap)
+        check_choice("placement_features", placement_features, PLACEMENT_FEATURE_SETS)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.mode = mode
         self.clock: Clock = check_clock(clock)
@@ -148,7 +159,8 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         self.reward_fn = check_optional_callable("reward_fn", reward_fn)
         self.piece_cap = int(piece_cap)
         self.tick_cap = int(tick_cap)
-        n_features = len(PLACEMENT_FEATURE_NAMES)
+        self.placement_features = placement_features
+        n_features = len(PLACEMENT_FEATURE_SETS[placement_features])
         self._featmat = np.zeros((N_ACTIONS, n_features), np.float32)
         self._setup_actions(
             N_ACTIONS,
@@ -157,7 +169,7 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
             illegal_reward=illegal_reward,
         )
         feature_high = np.broadcast_to(
-            placement_feature_high(self.piece_cap), (N_ACTIONS, n_features)
+            placement_feature_high(self.piece_cap, placement_features), (N_ACTIONS, n_features)
         )
         self._setup_observation(
             spaces.Dict(
@@ -258,6 +270,7 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
     def _project(self) -> None:
         game = self.game
         E.fill_action_view(game.st, game.cinfo, game.cfeat, self._mask, self._featmat)
+        E.fill_landing_columns(game.board, game.st, game.cinfo, self._featmat)
 
     def _observation(self) -> dict[str, Any]:
         game = self.game

@@ -2,7 +2,9 @@
 
 A model trained on the env must see, when the benchmark asks it a question, exactly the arrays the
 env would have shown in that state (`arcade_gym/tetris/env.py`): `tests/policies/test_sb3.py` pins
-the equality on recorded games. Nothing here runs the engine: every value is read off the question.
+the equality on recorded games. The basic values are read off the question; the two extended
+columns (landingHeight, erodedCells) come from the engine's `fill_landing_columns` on the position
+the question describes, the same code the env runs.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from arcade_gym.core.args import check_choice
 from arcade_gym.tetris.contract import AgentInput
 from arcade_gym.tetris.primitive_contract import TetrisControlQuestion
 from arcade_gym.tetris.rules import (
@@ -21,6 +24,7 @@ from arcade_gym.tetris.rules import (
     N_ACTIONS,
     PIECE_LETTERS,
     PLACEMENT_FEATURE_NAMES,
+    PLACEMENT_FEATURE_SETS,
     PLACEMENT_XS,
 )
 
@@ -43,9 +47,13 @@ def placement_mask(question: AgentInput) -> np.ndarray:
     return mask
 
 
-def placements_observation(question: AgentInput) -> dict[str, Any]:
-    """`Tetris-v3`'s dict observation of the state `question` describes."""
-    placements = np.zeros((N_ACTIONS, len(PLACEMENT_FEATURE_NAMES)), np.float32)
+def placements_observation(
+    question: AgentInput, placement_features: str = "basic"
+) -> dict[str, Any]:
+    """`Tetris-v3`'s dict observation of the state `question` describes, with the env's
+    `placement_features` option."""
+    check_choice("placement_features", placement_features, PLACEMENT_FEATURE_SETS)
+    placements = np.zeros((N_ACTIONS, len(PLACEMENT_FEATURE_SETS[placement_features])), np.float32)
     for c in question.candidates:
         f = c.features
         placements[placement_action(c.placement.x, c.placement.rotation)] = (
@@ -59,7 +67,10 @@ def placements_observation(question: AgentInput) -> dict[str, Any]:
             f.wells,
             f.row_transitions,
             f.col_transitions,
+            *(0, 0)[: placements.shape[1] - len(PLACEMENT_FEATURE_NAMES)],
         )
+    if placement_features == "extended" and question.candidates:
+        _landing_columns(question, placements)
     return {
         "board": np.array([[cell is not None for cell in row] for row in question.grid], np.uint8),
         "active": PIECE_LETTERS.index(question.active.type),
@@ -71,6 +82,15 @@ def placements_observation(question: AgentInput) -> dict[str, Any]:
         ),
         "placements": placements,
     }
+
+
+def _landing_columns(question: AgentInput, placements: np.ndarray) -> None:
+    """landingHeight and erodedCells of every listed candidate, as the env computes them."""
+    from arcade_gym.tetris import engine as E
+    from arcade_gym.tetris.game import TetrisGame
+
+    game = TetrisGame.from_question(question)
+    E.fill_landing_columns(game.board, game.st, game.cinfo, placements)
 
 
 def controls_observation(question: TetrisControlQuestion) -> dict[str, Any]:

@@ -185,7 +185,18 @@ FEATURE_NAMES = (
 """Board summary order in the feature arrays; `heights` (10 columns) precede them."""
 
 PLACEMENT_FEATURE_NAMES = ("linesCleared", "scoreDelta", "topOut", *FEATURE_NAMES)
-"""Columns of the RL observation's per-placement feature matrix."""
+"""Columns of the RL observation's per-placement feature matrix (`placement_features="basic"`)."""
+
+EXTENDED_PLACEMENT_FEATURE_NAMES = (*PLACEMENT_FEATURE_NAMES, "landingHeight", "erodedCells")
+"""`placement_features="extended"`: the basic columns plus the two El-Tetris features the
+heuristic weighs most (the piece's mean cell height as it lands; cleared rows times the piece's
+cells in them)."""
+
+PLACEMENT_FEATURE_SETS = {
+    "basic": PLACEMENT_FEATURE_NAMES,
+    "extended": EXTENDED_PLACEMENT_FEATURE_NAMES,
+}
+"""The `placement_features` option of `Tetris-v3`: its column names."""
 
 
 def gravity_interval_ms(level: int) -> int:

@@ -135,6 +135,7 @@ def _placement_game(
     _new_game(seed, board, st, seq, cfg, nxt)
     E.list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
     E.fill_action_view(st, cinfo, cfeat, mask, featmat)
+    E.fill_landing_columns(board, st, cinfo, featmat)
 
 
 @njit(cache=True)
@@ -309,8 +310,9 @@ class TetrisVectorEnv(_TetrisVector):
     """N games of `TetrisEnv` (IQ mode: spaces, rewards, ends, seeds) in one kernel call.
 
     Observation: the single env's Dict batched (board (N, 20, 10), active (N,), hold (N,),
-    next (N, 5), state (N, 4), placements (N, 45, 10): the afterstate features, the intended
-    input), or (N, D) float32 with `observation="flat"`. Actions: (N,) placement indices.
+    next (N, 5), state (N, 4), placements (N, 45, 10), or (N, 45, 12) with
+    `placement_features="extended"`: the afterstate features, the intended input), or (N, D)
+    float32 with `observation="flat"`. Actions: (N,) placement indices.
     Info: `action_mask` (N, 45), `score`, `lines`.
     Threads: a step plays slices of at least 64 games on up to `threads` threads (default: one per
     available core; 1 keeps it on the calling thread); the results do not depend on it.
@@ -328,13 +330,16 @@ class TetrisVectorEnv(_TetrisVector):
         mode: str = "iq",
         render_mode: str | None = None,
         threads: int | None = None,
+        placement_features: str = "basic",
     ) -> None:
         n = check_num_envs(num_envs)
         check_choice("mode (vector env)", mode, ("iq",))
         self.threads = check_threads(threads)
         if render_mode is not None:
             raise ValueError("the vector env does not render; render a single TetrisEnv")
-        template = TetrisEnv(piece_cap=piece_cap, tick_cap=tick_cap)
+        template = TetrisEnv(
+            piece_cap=piece_cap, tick_cap=tick_cap, placement_features=placement_features
+        )
         self._arrays(n, template, SCORING_GUIDELINE, 0)
         game = template.game
         self._cinfo = np.zeros((n, *game.cinfo.shape), np.int64)

@@ -50,7 +50,7 @@ class SB3Policy(PolicyIdentity):
         )
         self.sb3_model = model
         self.algorithm = algorithm
-        self.adapter = adapter
+        self.adapter = adapter.for_model(model.observation_space)
         self.path = path
         self.digest = digest
         self._flatteners: dict[str, Any] = {}

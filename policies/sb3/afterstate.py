@@ -24,27 +24,42 @@ from torch import nn
 
 from arcade_gym.tetris.rules import HOLD_ACTION, N_ACTIONS, PLACEMENT_FEATURE_NAMES
 
-FEATURE_SCALE = np.array([4, 1000, 1, 20, 200, 20, 50, 30, 100, 100], np.float32)
+FEATURE_SCALE = np.array([4, 1000, 1, 20, 200, 20, 50, 30, 100, 100, 20, 4], np.float32)
 """Divisors of the placement features (linesCleared, scoreDelta, topOut, maxHeight,
-aggregateHeight, holes, bumpiness, wells, rowTransitions, colTransitions): typical magnitudes,
-so every input is O(1)."""
+aggregateHeight, holes, bumpiness, wells, rowTransitions, colTransitions, then the extended
+landingHeight, erodedCells): typical magnitudes, so every input is O(1). A policy uses the first
+as many as its observation has columns."""
 
 N_FEATURES = len(PLACEMENT_FEATURE_NAMES)
+"""Columns of the basic `placements` observation (the extended one has 12)."""
 STATE_SIZE = 4
 VALUE_HIDDEN = 64
+
+
+def placement_columns(observation_space: spaces.Dict) -> int:
+    """Feature columns of the `placements` observation: 10 (basic) or 12 (extended)."""
+    shape = observation_space["placements"].shape
+    if shape is None or len(shape) != 2 or shape[1] not in (N_FEATURES, len(FEATURE_SCALE)):
+        raise ValueError(
+            f"AfterstatePolicy needs Tetris-v3's placements of shape ({N_ACTIONS}, "
+            f"{N_FEATURES}) or ({N_ACTIONS}, {len(FEATURE_SCALE)}), got {shape}"
+        )
+    return int(shape[1])
 
 
 class AfterstateExtractor(BaseFeaturesExtractor):
     """Dict observation -> [45 action logits | pooled row embedding | game state]."""
 
     def __init__(self, observation_space: spaces.Dict, hidden: int = 32) -> None:
-        embed = hidden if hidden > 0 else N_FEATURES
+        n_features = placement_columns(observation_space)
+        embed = hidden if hidden > 0 else n_features
         super().__init__(observation_space, features_dim=N_ACTIONS + embed + STATE_SIZE)
         self.hidden = int(hidden)
+        self.n_features = n_features
         self.scale: th.Tensor
-        self.register_buffer("scale", th.as_tensor(FEATURE_SCALE))
+        self.register_buffer("scale", th.as_tensor(FEATURE_SCALE[:n_features]))
         self.embed: nn.Module = (
-            nn.Sequential(nn.Linear(N_FEATURES, hidden), nn.Tanh()) if hidden > 0 else nn.Identity()
+            nn.Sequential(nn.Linear(n_features, hidden), nn.Tanh()) if hidden > 0 else nn.Identity()
         )
         self.score = nn.Linear(embed, 1)
         self.hold_logit = nn.Parameter(th.zeros(1))
@@ -115,7 +130,13 @@ class AfterstatePolicy(MaskableActorCriticPolicy):
         extractor = self.features_extractor
         if not isinstance(extractor, AfterstateExtractor) or extractor.hidden != 0:
             raise ValueError("set_linear_weights needs a policy built with hidden=0")
-        scaled = np.asarray(weights, np.float32) * FEATURE_SCALE
+        weights = np.asarray(weights, np.float32)
+        if weights.shape != (extractor.n_features,):
+            raise ValueError(
+                f"this policy scores {extractor.n_features} features, got {weights.shape[0]} "
+                "weights"
+            )
+        scaled = weights * FEATURE_SCALE[: extractor.n_features]
         with th.no_grad():
             extractor.score.weight.copy_(th.as_tensor(scaled[None, :]))
             extractor.score.bias.zero_()

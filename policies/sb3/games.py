@@ -29,20 +29,52 @@ class GameAdapter:
     space: Callable[[Any], spaces.Space[Any]]
     answer: Callable[[int, Any, np.ndarray], Any]
     """`answer(action, question, masked_scores)`: the benchmark's answer for `action`."""
+    configure: Callable[[spaces.Space[Any]], GameAdapter] | None = None
+    """For an env with observation options: the adapter matching a model's observation space."""
+
+    def for_model(self, observation_space: spaces.Space[Any]) -> GameAdapter:
+        """The adapter that rebuilds observations in the form this model was trained on."""
+        return self if self.configure is None else self.configure(observation_space)
 
 
 # --- Tetris Bench (Tetris-v3) ----------------------------------------------------------------
-def _tetris_observe(question: Any) -> Observed:
+def _tetris_observe(question: Any, placement_features: str = "basic") -> Observed:
     from arcade_gym.tetris.observe import placement_mask, placements_observation
 
-    return placements_observation(question), placement_mask(question)
+    return placements_observation(question, placement_features), placement_mask(question)
 
 
-@lru_cache(maxsize=1)
-def _tetris_space() -> spaces.Space[Any]:
+@lru_cache(maxsize=4)
+def _tetris_space(
+    placement_features: str = "basic", observation: str = "dict"
+) -> spaces.Space[Any]:
     from arcade_gym.tetris.env import TetrisEnv
 
-    return TetrisEnv().observation_space
+    env = TetrisEnv(placement_features=placement_features, observation=observation)
+    return env.observation_space
+
+
+def _tetris_features_of(observation_space: spaces.Space[Any]) -> str:
+    """The `placement_features` option a model's observation space was built with: 12 feature
+    columns (or the flat length of that) are "extended", anything else "basic"."""
+    if isinstance(observation_space, spaces.Dict):
+        placements = observation_space.spaces.get("placements")
+        shape = placements.shape if placements is not None else None
+        return "extended" if shape is not None and shape[-1] == 12 else "basic"
+    if observation_space.shape == _tetris_space("extended", "flat").shape:
+        return "extended"
+    return "basic"
+
+
+def _tetris_for(observation_space: spaces.Space[Any]) -> GameAdapter:
+    features = _tetris_features_of(observation_space)
+    return GameAdapter(
+        "tetris",
+        "arcade_gym/Tetris-v3",
+        lambda q: _tetris_observe(q, features),
+        lambda q: _tetris_space(features),
+        _tetris_answer,
+    )
 
 
 def _tetris_answer(action: int, question: Any, scores: np.ndarray) -> Any:
@@ -140,7 +172,12 @@ def _tictactoe_answer(action: int, question: Any, scores: np.ndarray) -> Any:
 
 ADAPTERS: dict[str, GameAdapter] = {
     "tetris": GameAdapter(
-        "tetris", "arcade_gym/Tetris-v3", _tetris_observe, lambda q: _tetris_space(), _tetris_answer
+        "tetris",
+        "arcade_gym/Tetris-v3",
+        _tetris_observe,
+        lambda q: _tetris_space(),
+        _tetris_answer,
+        configure=_tetris_for,
     ),
     "tetris-controls": GameAdapter(
         "tetris-controls",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arcade_gym.tetris.engine import clear_score, lock_and_clear_masks
+from arcade_gym.tetris.engine import clear_score, landing_features, lock_and_clear_masks
 from arcade_gym.tetris.rules import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
@@ -787,27 +787,16 @@ def eltetris_features(rows: np.ndarray, t: int, cinfo: np.ndarray, n: int, out: 
         covered |= rows[row]
     for k in range(n):
         x, r, y = cinfo[k, 0], cinfo[k, 1], cinfo[k, 3]
+        # landing height and eroded cells: the engine's (`Tetris-v3`'s extended columns)
+        landing, lines, eroded = landing_features(rows, t, x, r, y)
         scratch[:] = rows
         above = False
-        top_cell = H
-        bottom_cell = -1
         for i in range(4):
             cy = y + SHAPES[t, r, i, 1]
-            top_cell = min(top_cell, cy)
-            bottom_cell = max(bottom_cell, cy)
             if cy < 0:
                 above = True
             else:
                 scratch[cy] |= 1 << (x + SHAPES[t, r, i, 0])
-        # eroded cells: cleared rows times the piece's cells in them
-        lines = 0
-        piece_cells = 0
-        for row in range(max(top_cell, 0), bottom_cell + 1):
-            if scratch[row] == FULL:
-                lines += 1
-                for i in range(4):
-                    if y + SHAPES[t, r, i, 1] == row:
-                        piece_cells += 1
         write = H - 1
         for read in range(H - 1, -1, -1):
             if scratch[read] != FULL:
@@ -843,8 +832,8 @@ def eltetris_features(rows: np.ndarray, t: int, cinfo: np.ndarray, n: int, out: 
                     depth = 0
                     if (m >> c) & 1:
                         break
-        out[k, 0] = (H - bottom_cell + H - top_cell) / 2.0
-        out[k, 1] = lines * piece_cells
+        out[k, 0] = landing
+        out[k, 1] = eroded
         out[k, 2] = row_trans
         out[k, 3] = col_trans
         out[k, 4] = holes
