@@ -23,7 +23,11 @@ CASES: dict[str, list[dict[str, Any]]] = {
     ],
     "arcade_gym/Minesweeper-v0": [{"difficulty": "easy"}, {"difficulty": "medium"}],
     "arcade_gym/TetrisPrimitive-v3": [{}, {"difficulty": "hard", "max_decisions": 300}],
-    "arcade_gym/Tetris-v3": [{}, {"piece_cap": 30}],
+    "arcade_gym/Tetris-v3": [
+        {},
+        {"piece_cap": 30},
+        {"piece_cap": 30, "placement_features": "extended"},
+    ],
 }
 
 

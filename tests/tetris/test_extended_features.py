@@ -128,36 +128,19 @@ def test_landing_height_and_eroded_cells_of_a_worked_example() -> None:
     assert E.landing_features(rows, I, x, 1, y) == (2.5, 4, 16)
 
 
-@pytest.mark.parametrize("piece_cap", [500, 30])
-def test_the_vector_env_plays_exactly_what_single_envs_play(piece_cap: int) -> None:
-    n = 4
+def test_the_vector_env_has_the_extended_spaces() -> None:
+    """Spaces and first observation; game-for-game equality with single envs is the extended
+    case in `tests/core/test_vector.py`."""
     vec = gym.make_vec(
         "arcade_gym/Tetris-v3",
-        num_envs=n,
+        num_envs=3,
         vectorization_mode="vector_entry_point",
         placement_features="extended",
-        piece_cap=piece_cap,
     )
-    assert vec.single_observation_space["placements"].shape == (45, 12)
-    singles = [TetrisEnv(placement_features="extended", piece_cap=piece_cap) for _ in range(n)]
-    obs, infos = vec.reset(seed=5)
-    expected = [env.reset(seed=5 + i) for i, env in enumerate(singles)]
-    done = [False] * n
-    rng = np.random.default_rng(1)
-    for step in range(150):
-        for i, (single_obs, info) in enumerate(expected):
-            for key, value in single_obs.items():
-                np.testing.assert_array_equal(obs[key][i], value, f"{step} {i} {key}")
-            np.testing.assert_array_equal(infos["action_mask"][i], info["action_mask"])
-        legal = [np.flatnonzero(m) for m in infos["action_mask"]]
-        actions = np.array([rng.choice(x) if x.size else 0 for x in legal])
-        obs, _, _, _, infos = vec.step(actions)
-        expected = []
-        for i, env in enumerate(singles):
-            if done[i]:
-                o, info = env.reset()
-                done[i] = False
-            else:
-                o, _, t, u, info = env.step(int(actions[i]))
-                done[i] = t or u
-            expected.append((o, info))
+    assert (
+        vec.single_observation_space == TetrisEnv(placement_features="extended").observation_space
+    )
+    obs, _ = vec.reset(seed=2)
+    assert obs["placements"].shape == (3, 45, 12)
+    expected, _ = TetrisEnv(placement_features="extended").reset(seed=4)
+    np.testing.assert_array_equal(obs["placements"][2], expected["placements"])
