@@ -26,9 +26,14 @@ ENV_ID = "arcade_gym/Tetris-v3"
 
 
 @FEW
-@given(seed=st.integers(0, 2**31), steps=st.integers(0, 80))
-def test_extended_observation_from_question_equals_the_env(seed: int, steps: int) -> None:
-    env = gym.make(ENV_ID, include_question=True, placement_features="extended")
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 80), blitz=st.booleans())
+def test_extended_observation_from_question_equals_the_env(
+    seed: int, steps: int, blitz: bool
+) -> None:
+    from arcade_gym.core.clock import SimulatedClock
+
+    mode = {"mode": "blitz", "clock": SimulatedClock(700.0)} if blitz else {}  # gravity acts
+    env = gym.make(ENV_ID, include_question=True, placement_features="extended", **mode)
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps + 1):
