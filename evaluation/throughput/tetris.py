@@ -151,6 +151,15 @@ def bench_tetris(seconds: float = 3.0) -> dict[str, Any]:
     add_vector_figures(
         results, durations, "tetris_v3_1thread", "arcade_gym/Tetris-v3", seconds, threads=1
     )
+    # With the two El-Tetris columns (placement_features="extended", the CEM baseline's input).
+    add_vector_figures(
+        results,
+        durations,
+        "tetris_v3_extended",
+        "arcade_gym/Tetris-v3",
+        seconds,
+        placement_features="extended",
+    )
     add_vector_figures(results, durations, "primitive", "arcade_gym/TetrisPrimitive-v3", seconds)
     return make_report(
         "tetris",
