@@ -279,3 +279,9 @@ def test_two_runs_get_a_page_each_under_one_section(tetris_run: Path, tmp_path: 
     (tmp_path / "quick-b" / "leaderboard.json").unlink()
     with pytest.raises(SiteError, match=r"quick-b has no leaderboard\.json: the run is unfinished"):
         build_site(tmp_path / "dist2", [tmp_path / "quick-b"])
+
+    manifest = json.loads((tmp_path / "quick-b" / "manifest.json").read_text())
+    manifest["settings"] = {"game": "tetris", "seed": "seed-01", "mode": "iq"}  # as play writes
+    (tmp_path / "quick-b" / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(SiteError, match=r"one-game run of `arcade-eval play`.*arcade-eval verify"):
+        build_site(tmp_path / "dist3", [tmp_path / "quick-b"])

@@ -103,6 +103,11 @@ def load_run(path: Path) -> TetrisRun:
     manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
     board_path = path / "leaderboard.json"
     if not board_path.is_file():
+        if "game" in (manifest.get("settings") or {}):
+            raise SiteError(
+                f"{path} is a one-game run of `arcade-eval play`: it has no leaderboard to "
+                f"show; replay it with `arcade-eval verify {path}`"
+            )
         raise SiteError(
             f"{path} has no leaderboard.json: the run is unfinished (resume it with the same "
             "arcade-eval tetris command) or is not a Tetris Bench run"
