@@ -1,9 +1,9 @@
 """A verified log as a list of frames, for replay viewers: only what re-simulates is shown.
 
-The log is first checked by `verify_log` (`evaluation/core/verify.py`); a log that does not verify
-is refused. It is then played once more through the one episode loop, and the benchmark's `frame`
-function (`evaluation/core/registry.py`) snapshots the game before the first decision and after
-each one, so a viewer draws states the engine computed, never states a log claims.
+The log is checked by `verify_log` (`evaluation/core/verify.py`); a log that does not verify is
+refused. During that replay the benchmark's `frame` function (`evaluation/core/registry.py`)
+snapshots the game before the first decision and after each one, so a viewer draws states the
+engine computed, never states a log claims.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluation.core.episode import Call, Comparer, Judged, RecordedCaller, play_episode
-from evaluation.core.eventlog import read_log, to_jsonable
+from evaluation.core.eventlog import LogFormatError, read_log, to_jsonable
 from evaluation.core.registry import for_header
 from evaluation.core.verify import verify_log
 
@@ -45,28 +44,35 @@ class ExportedReplay:
 
 def export_replay(path: str | Path) -> ExportedReplay:
     """The frames of the game `path` records; raises `UnverifiedLogError` when the log does not
-    verify as a complete game or its benchmark draws no frames."""
+    verify as a complete game or its benchmark draws no frames. The frames are taken during
+    `verify_log`'s own replay, so the game is re-simulated once."""
     path = Path(path)
-    report = verify_log(path)
-    if not report.ok:
-        raise UnverifiedLogError(f"refused, the log does not verify: {report.line()}")
-    contents = read_log(path)
-    benchmark = for_header(contents.header)
+    try:
+        header = read_log(path).header
+    except (LogFormatError, OSError, UnicodeError) as exc:
+        raise UnverifiedLogError(f"refused, the log cannot be read: {path}: {exc}") from None
+    benchmark = for_header(header)
     if benchmark is None or benchmark.frame is None:
-        name = benchmark.name if benchmark is not None else contents.header.get("benchmark")
+        name = benchmark.name if benchmark is not None else header.get("benchmark")
         raise UnverifiedLogError(f"{path}: benchmark {name!r} has no replay viewer")
     frame = benchmark.frame
-    replay = benchmark.replay(contents)
-    frames = [frame(replay.episode, None)]
+    frames: list[dict[str, Any]] = []
+    failures: list[BaseException] = []
 
-    def snapshot(call: Call, judged: Judged, event: dict[str, Any]) -> None:
-        answer = event.get("call", {}).get("answer")
-        frames.append({"decision": event["n"], "answer": answer, **frame(replay.episode, event)})
+    def watch(episode: Any, event: Mapping[str, Any] | None) -> None:
+        try:
+            if event is None:
+                frames.append(frame(episode, None))
+                return
+            answer = event.get("call", {}).get("answer")
+            frames.append({"decision": event["n"], "answer": answer, **frame(episode, event)})
+        except Exception as exc:  # a viewer bug is ours: never reported as a bad log
+            failures.append(exc)
+            raise
 
-    played = play_episode(
-        replay.episode,
-        RecordedCaller(replay.events),
-        Comparer(replay.events, replay.result),
-        on_decision=snapshot,
-    )
-    return ExportedReplay(benchmark.name, contents.header, played.result, frames)
+    report = verify_log(path, watch)
+    if failures:
+        raise failures[0]
+    if not report.ok or report.result is None:
+        raise UnverifiedLogError(f"refused, the log does not verify: {report.line()}")
+    return ExportedReplay(benchmark.name, header, report.result, frames)

@@ -18,7 +18,7 @@ holds, the seed, the policy's identity block and the header settings it holds (e
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -92,7 +92,11 @@ class _Rederiving(RecordedCaller):
         return recorded
 
 
-def _replay(path: Path) -> VerifyReport:
+Watch = Callable[[Any, Mapping[str, Any] | None], None]
+"""Called with the replayed episode before the first decision (event None) and after each one."""
+
+
+def _replay(path: Path, watch: Watch | None = None) -> VerifyReport:
     contents = read_log(path)
     benchmark = for_header(contents.header)
     if benchmark is None:
@@ -110,7 +114,15 @@ def _replay(path: Path) -> VerifyReport:
     incomplete = recorded is not None and recorded.get("endReason") in INCOMPLETE_ENDS
     comparer = Comparer(events, None if incomplete else recorded)
     try:
-        played = play_episode(replay.episode, caller, comparer)
+        on_decision = None
+        if watch is not None:
+            episode = replay.episode
+            watch(episode, None)
+
+            def on_decision(call: Call, judged: Any, event: dict[str, Any]) -> None:
+                watch(episode, event)
+
+        played = play_episode(replay.episode, caller, comparer, on_decision=on_decision)
     except RecordingEndsError as ends:
         if recorded is None:
             why = f" ({contents.note})" if contents.truncated else ""
@@ -159,12 +171,13 @@ def _replay(path: Path) -> VerifyReport:
     )
 
 
-def verify_log(path: str | Path) -> VerifyReport:
+def verify_log(path: str | Path, watch: Watch | None = None) -> VerifyReport:
     """Re-simulate one log of any benchmark and compare it decision by decision. Never raises for
-    a bad log."""
+    a bad log. `watch(episode, event)`, when given, sees the replayed game before the first
+    decision and after each one (the site's replay frames come from this one replay)."""
     path = Path(path)
     try:
-        report = _replay(path)
+        report = _replay(path, watch)
         problem = _run_files_disagree(path, report) if report.ok else None
         if problem is not None:
             return replace(report, status="fail", message=problem)
