@@ -5,19 +5,22 @@ Both learners rank the candidate placements by a function of the board each one 
 
 - `--method cem`: the classic baseline. A noisy cross-entropy method (Szita & Lorincz) over linear
   weights of the placement features (`--features extended`, its default: the ten basic columns
-  plus El-Tetris's landing height and eroded cells); every candidate weight vector plays whole
-  games inside one numba kernel on the engine (no env, no Python per piece). The best mean is
-  saved as an SB3 model (`policies/sb3/afterstate.py`, linear, on `Tetris-v3` with the same
-  `placement_features`) that `sb3:` plays.
+  plus El-Tetris's landing height and eroded cells) and a hold margin: the controller holds when
+  the other piece's best placement scores more than the margin above the active piece's
+  (`--no-hold`: never). Every candidate plays whole games inside one numba kernel on the engine
+  (`policies/tetris/linear_kernels.py`: no env, no Python per piece). The best is saved as a
+  weights file that `linear:PATH.json` plays on the official benchmark, move for move as in
+  training (`policies/tetris/linear.py`).
 - `--method ppo`: MaskablePPO (sb3-contrib) with `AfterstatePolicy`: one small network scores
   every row with shared weights; the reward is the score delta / 100 minus a top-out penalty;
   64 games step together in the native vector env (`policies/sb3/vecenv.py`); `--features basic`
-  by default.
+  by default. Saved as an SB3 zip that `sb3:PATH.zip` plays.
 
 Each prints progress and saves a model, then plays it for a few seeds. Score it on the 30 public
 seeds through the official harness:
 
-    arcade-eval tetris --policy sb3:models/tetris-cem.zip --official --output-dir runs/cem
+    arcade-eval tetris --policy linear:models/tetris-cem.json --official --output-dir runs/cem
+    arcade-eval tetris --policy sb3:models/tetris-ppo.zip --official --output-dir runs/ppo
 
 Budgets: `--minutes` (wall time) and/or `--timesteps` (PPO env steps; CEM games = timesteps /
 500). Needs the `rl` extra.
@@ -26,6 +29,7 @@ Budgets: `--minutes` (wall time) and/or `--timesteps` (PPO env steps; CEM games 
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -33,91 +37,54 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import torch
-from numba import njit
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 
 import arcade_gym  # noqa: F401  (registers the arcade_gym/ envs)
-from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
-from arcade_gym.tetris.rules import END_NONE, PLACEMENT_FEATURE_SETS
+from arcade_gym.tetris.rules import PLACEMENT_FEATURE_SETS
 from policies.sb3.afterstate import AfterstatePolicy
 from policies.sb3.vecenv import NativeVecEnv
+from policies.tetris.linear import load_linear_weights, save_linear_weights
+from policies.tetris.linear_kernels import play_linear
 
 ENV_ID = "arcade_gym/Tetris-v3"
 
 
 # --- the cross-entropy baseline ----------------------------------------------------------------
-@njit(cache=True)
-def play_linear(
-    board: np.ndarray,
-    st: np.ndarray,
-    seq: np.ndarray,
-    cinfo: np.ndarray,
-    cfeat: np.ndarray,
-    weights: np.ndarray,
-) -> None:
-    """Play a game to its end, each piece at the listed placement whose features score highest
-    under `weights` (the first on a tie: the lowest action index, as `argmax` picks). Ten weights
-    score the basic columns; twelve add landing height and eroded cells (`placement_features=
-    "extended"`, computed by the engine's `landing_features` as the env does)."""
-    extended = weights.shape[0] > E.EXTENDED_FROM
-    rows = np.empty(E.H, np.int64)
-    while st[E.S_END] == END_NONE:
-        best = -np.inf
-        pick = 0
-        if extended:
-            E.row_masks(board, rows)
-        for k in range(st[E.S_NCAND]):
-            s = (
-                weights[0] * cinfo[k, E.C_LINES]
-                + weights[1] * cinfo[k, E.C_SCORE_DELTA]
-                + weights[2] * cinfo[k, E.C_TOP_OUT]
-            )
-            for f in range(7):
-                s += weights[3 + f] * cfeat[k, E.F_MAX_HEIGHT + f]
-            if extended:
-                landing, _, eroded = E.landing_features(
-                    rows, st[E.S_ACTIVE], cinfo[k, E.C_X], cinfo[k, E.C_ROT], cinfo[k, E.C_Y_LAND]
-                )
-                s += weights[E.EXTENDED_FROM] * landing + weights[E.EXTENDED_FROM + 1] * eroded
-            if s > best:
-                best = s
-                pick = k
-        E.play_placement(board, st, seq, cinfo[pick])
-        E.end_tick(st)
-        if st[E.S_END] == END_NONE:
-            E.generate_candidates(board, st, seq, cinfo, cfeat)
-
-
-def play_game(weights: np.ndarray, seed: str | int) -> tuple[int, int]:
-    """(score, lines) of one 500-piece game played greedily by `weights`."""
+def play_game(weights: np.ndarray, hold_margin: float, seed: str | int) -> tuple[int, int, int]:
+    """(score, lines, holds) of one 500-piece game played by the linear controller."""
     game = TetrisGame(seed)
-    play_linear(game.board, game.st, game.seq, game.cinfo, game.cfeat, weights)
-    return game.score, game.lines
+    holds = play_linear(game.board, game.st, game.seq, game.cinfo, game.cfeat, weights, hold_margin)
+    return game.score, game.lines, holds
+
+
+def mean_score(vector: np.ndarray, seeds: list[Any], hold: bool) -> float:
+    """Mean score of a parameter vector (the weights, then the hold margin when holding)."""
+    weights, margin = (vector[:-1], float(vector[-1])) if hold else (vector, math.inf)
+    return float(np.mean([play_game(weights, margin, s)[0] for s in seeds]))
 
 
 def train_cem(args: argparse.Namespace) -> Path:
-    """Noisy CEM: sample weights from N(mean, std^2 + noise), keep the elite fraction by mean
-    score over a few training seeds (fresh each generation), refit, decay the noise (to
-    `--noise-floor`: 0 by default, which measured best on the public seeds, `docs/rl.md`). The last
-    generations' means are then compared on the same validation seeds and the best is kept (one
-    generation's elite is a noisy judge: a few games each)."""
+    """Noisy CEM: sample parameter vectors from N(mean, std^2 + noise), keep the elite fraction
+    by mean score over a few training seeds (fresh each generation), refit, decay the noise (to
+    `--noise-floor`). The last generations' means are then compared on the same validation
+    seeds and the best is kept (one generation's elite is a noisy judge)."""
     rng = np.random.default_rng(args.seed)
     names = PLACEMENT_FEATURE_SETS[args.features]
-    n_features = len(names)
-    mean = np.zeros(n_features)
-    std = np.full(n_features, 1.0)
+    size = len(names) + (1 if args.hold else 0)
+    mean = np.zeros(size)
+    std = np.full(size, 1.0)
     population, elite, games = args.population, max(2, args.population // 5), args.games
     budget_games = args.timesteps // 500 if args.timesteps else None
-    deadline = time.monotonic() + 60 * args.minutes * 0.9  # the rest for the validation
+    deadline = time.monotonic() + 60 * args.minutes * 0.85  # the rest for the validation
     played, generation, means = 0, 0, [mean]
     while time.monotonic() < deadline and (budget_games is None or played < budget_games):
         noise = max(args.noise_floor, args.noise * (1 - generation / 30))
-        samples = mean + rng.standard_normal((population, n_features)) * np.sqrt(std**2 + noise)
+        samples = mean + rng.standard_normal((population, size)) * np.sqrt(std**2 + noise)
         seeds = [int(s) for s in rng.integers(0, 2**62, games)]
-        scores = np.array([np.mean([play_game(w, s)[0] for s in seeds]) for w in samples])
+        scores = np.array([mean_score(v, seeds, args.hold) for v in samples])
         played += population * games
         order = np.argsort(scores)[::-1][:elite]
         mean, std = samples[order].mean(0), samples[order].std(0)
@@ -130,20 +97,34 @@ def train_cem(args: argparse.Namespace) -> Path:
         )
     candidates = means[-args.validate :]
     validation = [f"validation-{k}" for k in range(args.validation_games)]
-    means_scores = [np.mean([play_game(w, s)[0] for s in validation]) for w in candidates]
-    weights = candidates[int(np.argmax(means_scores))]
+    validated = [mean_score(v, validation, args.hold) for v in candidates]
+    best = candidates[int(np.argmax(validated))]
     print(
         f"cem validation: {len(candidates)} generation means on {len(validation)} seeds, best "
-        f"{max(means_scores):.0f}",
+        f"{max(validated):.0f}",
         flush=True,
     )
-    env = gym.make(ENV_ID, placement_features=args.features)
-    model = MaskablePPO(AfterstatePolicy, env, policy_kwargs={"hidden": 0}, seed=args.seed)
-    model.policy.set_linear_weights(weights)
-    out = Path(args.out or "models/tetris-cem.zip")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    model.save(out)
-    print("cem weights " + " ".join(f"{n}={w:.3g}" for n, w in zip(names, weights, strict=True)))
+    weights, margin = (best[:-1], float(best[-1])) if args.hold else (best, None)
+    out = Path(args.out or "models/tetris-cem.json")
+    save_linear_weights(
+        out,
+        weights,
+        features=args.features,
+        hold_margin=margin,
+        training={
+            "method": "noisy cross-entropy (examples/train_tetris.py)",
+            "generations": generation,
+            "games": played,
+            "validationMean": round(max(validated), 1),
+            "validationSeeds": len(validation),
+            "seed": args.seed,
+        },
+    )
+    print(
+        "cem weights "
+        + " ".join(f"{n}={w:.3g}" for n, w in zip(names, weights, strict=True))
+        + ("" if margin is None else f" holdMargin={margin:.3g}")
+    )
     return out
 
 
@@ -231,7 +212,16 @@ def train_ppo(args: argparse.Namespace) -> Path:
 
 
 def evaluate(path: Path, seeds: int) -> None:
-    """Play the saved model greedily (masked argmax) on `seeds` training-style seeds."""
+    """Play the saved model greedily on `seeds` training-style seeds: the weights file through
+    the training kernel (as `linear:` plays it), the SB3 model through the env (masked argmax)."""
+    if path.suffix == ".json":
+        record = load_linear_weights(path)
+        weights = np.array(record.weights)
+        margin = math.inf if record.hold_margin is None else record.hold_margin
+        for seed in range(seeds):
+            score, lines, holds = play_game(weights, margin, 10_000 + seed)
+            print(f"{path.name} game {seed}: score {score}, lines {lines}, holds {holds}")
+        return
     model = MaskablePPO.load(path, device="cpu")
     placements = model.observation_space["placements"].shape[-1]
     features = next(k for k, v in PLACEMENT_FEATURE_SETS.items() if len(v) == placements)
@@ -253,16 +243,26 @@ def main() -> None:
     parser.add_argument("--method", choices=("cem", "ppo"), default="cem")
     parser.add_argument("--minutes", type=float, default=15.0, help="wall-time budget")
     parser.add_argument("--timesteps", type=int, default=0, help="step budget (0: minutes only)")
-    parser.add_argument("--out", default="", help="model path (default models/tetris-<method>.zip)")
+    parser.add_argument(
+        "--out",
+        default="",
+        help="model path (default models/tetris-cem.json, models/tetris-ppo.zip)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--population", type=int, default=40, help="CEM samples a generation")
-    parser.add_argument("--games", type=int, default=2, help="CEM games per sample")
+    parser.add_argument("--games", type=int, default=30, help="CEM games per sample")
     parser.add_argument("--noise", type=float, default=4.0, help="CEM added variance, decays")
     parser.add_argument(
         "--noise-floor", type=float, default=0.0, help="CEM added variance never below this"
     )
-    parser.add_argument("--validate", type=int, default=10, help="CEM last means compared")
-    parser.add_argument("--validation-games", type=int, default=10, help="CEM seeds for that")
+    parser.add_argument("--validate", type=int, default=30, help="CEM last means compared")
+    parser.add_argument("--validation-games", type=int, default=200, help="CEM seeds for that")
+    parser.add_argument(
+        "--no-hold",
+        dest="hold",
+        action="store_false",
+        help="CEM: never hold (no hold margin is learnt)",
+    )
     parser.add_argument(
         "--features",
         choices=tuple(PLACEMENT_FEATURE_SETS),
@@ -273,6 +273,9 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=32, help="PPO row network width (0: linear)")
     parser.add_argument("--eval-games", type=int, default=2, help="games played after training")
     args = parser.parse_args()
+    suffix = ".json" if args.method == "cem" else ".zip"
+    if args.out and Path(args.out).suffix != suffix:
+        parser.error(f"--method {args.method} saves a {suffix} file: give --out a {suffix} path")
     torch.set_num_threads(1)
     if args.features is None:
         args.features = "extended" if args.method == "cem" else "basic"

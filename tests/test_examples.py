@@ -30,9 +30,10 @@ def _run_example(monkeypatch: pytest.MonkeyPatch, script: str, *args: str) -> No
     runpy.run_path(str(EXAMPLES / script), run_name="__main__")
 
 
-@pytest.mark.parametrize("method", ["cem", "ppo"])
-def test_train_tetris_saves_a_model_that_sb3_plays(
+@pytest.mark.parametrize(("method", "spec"), [("cem", "linear"), ("ppo", "sb3")])
+def test_train_tetris_saves_a_model_the_harness_plays(
     method: str,
+    spec: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -42,8 +43,9 @@ def test_train_tetris_saves_a_model_that_sb3_plays(
     from arcade_gym.tetris.game import TetrisGame
     from policies.specs import make_policy
 
-    out = tmp_path / f"tetris-{method}.zip"
+    out = tmp_path / f"tetris-{method}.{'json' if method == 'cem' else 'zip'}"
     budget = ["--timesteps", "1000", "--population", "2", "--games", "1", "--validation-games", "1"]
+    budget += ["--validate", "2"]
     if method == "ppo":
         budget = ["--timesteps", "512", "--envs", "2"]
     _run_example(
@@ -53,7 +55,7 @@ def test_train_tetris_saves_a_model_that_sb3_plays(
     printed = capsys.readouterr().out
     assert f"saved {out}" in printed and ("cem generation 1" in printed or "ppo steps" in printed)
     question = TetrisGame("seed-01").question()
-    assert validate(make_policy(f"sb3:{out}", "tetris").act(question), question).usable
+    assert validate(make_policy(f"{spec}:{out}", "tetris").act(question), question).usable
 
 
 def test_train_snake_saves_a_model_that_sb3_plays(

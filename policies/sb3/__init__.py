@@ -21,14 +21,9 @@ import numpy as np
 from gymnasium import spaces
 
 from policies.base import DecisionContext, PolicyIdentity
+from policies.model_files import file_digest
 from policies.sb3.games import ADAPTERS, GameAdapter
-from policies.sb3.loading import (
-    ModelFileError,
-    file_digest,
-    load_model,
-    model_slug,
-    parse_body,
-)
+from policies.sb3.loading import ModelFileError, load_model, model_slug, parse_body
 
 ADAPTER_VERSION = "1"
 

@@ -9,13 +9,13 @@ plus a short hash of the file's bytes, so a log names exactly which model played
 from __future__ import annotations
 
 import base64
-import hashlib
 import importlib
 import json
-import re
 import zipfile
 from pathlib import Path
 from typing import Any
+
+from policies.model_files import file_slug
 
 ALGORITHMS: dict[str, str] = {
     "PPO": "stable_baselines3:PPO",
@@ -26,8 +26,6 @@ ALGORITHMS: dict[str, str] = {
     "TRPO": "sb3_contrib:TRPO",
 }
 """Algorithm name -> `module:class`; the discrete-action algorithms an arcade-gym model uses."""
-
-HASH_CHARS = 8
 
 
 class ModelFileError(ValueError):
@@ -116,16 +114,6 @@ def load_model(algorithm: str | None, path: Path) -> tuple[str, Any]:
         ) from None
 
 
-def file_digest(path: Path) -> str:
-    """The first `HASH_CHARS` hex digits of the file's SHA-256."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:HASH_CHARS]
-
-
 def model_slug(path: Path, digest: str) -> str:
-    """`sb3-<file stem>-<hash>`, lower case, only `[a-z0-9-]`."""
-    stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "model"
-    return f"sb3-{stem}-{digest}"
+    """`sb3-<file stem>-<hash>`."""
+    return file_slug("sb3", path, digest)

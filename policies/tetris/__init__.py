@@ -1,24 +1,30 @@
-"""Tetris brains for `tetris-bench@3`: a seeded random baseline, the El-Tetris heuristic and a
-beam search that builds back-to-back tetrises."""
+"""Tetris brains for `tetris-bench@3`: a seeded random baseline, the El-Tetris heuristic, a beam
+search that builds back-to-back tetrises, and a linear controller from a trained weights file
+(`linear:PATH.json`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from policies.tetris.heuristic import HeuristicBrain
+from policies.tetris.linear import LinearBrain
 from policies.tetris.random_brain import RandomBrain
 from policies.tetris.search import SearchBrain
 
-BUILTINS: dict[str, type[RandomBrain] | type[HeuristicBrain] | type[SearchBrain]] = {
+Brain = RandomBrain | HeuristicBrain | SearchBrain | LinearBrain
+
+BUILTINS: dict[str, type[Brain]] = {
     "random": RandomBrain,
     "heuristic": HeuristicBrain,
     "search": SearchBrain,
+    "linear": LinearBrain,
 }
-"""Brain slug -> class."""
+"""Brain name -> class (`linear` takes its weights file: `linear:PATH.json`)."""
 
 
-def make_brain(slug: str, **kw: Any) -> RandomBrain | HeuristicBrain | SearchBrain:
-    """A brain by slug (`random`, `heuristic`, `search`); keyword arguments go to its class."""
+def make_brain(slug: str, **kw: Any) -> Brain:
+    """A brain by name (`random`, `heuristic`, `search`, `linear`); keyword arguments go to its
+    class."""
     try:
         cls = BUILTINS[slug]
     except KeyError:
@@ -37,13 +43,23 @@ def warmup() -> float:
 
     from arcade_gym.tetris.game import TetrisGame
     from arcade_gym.tetris.warmup import warmup as warm_engine
+    from policies.tetris.linear_kernels import warmup as warm_linear
 
     t0 = time.perf_counter()
     warm_engine()
     question = TetrisGame("warmup").question()
-    for cls in BUILTINS.values():
-        cls().act(question, None)
+    for brain in (RandomBrain(), HeuristicBrain(), SearchBrain()):
+        brain.act(question, None)
+    warm_linear()
     return time.perf_counter() - t0
 
 
-__all__ = ["BUILTINS", "HeuristicBrain", "RandomBrain", "SearchBrain", "make_brain", "warmup"]
+__all__ = [
+    "BUILTINS",
+    "HeuristicBrain",
+    "LinearBrain",
+    "RandomBrain",
+    "SearchBrain",
+    "make_brain",
+    "warmup",
+]

@@ -7,22 +7,13 @@ all listed placements (a real `choice`), plus a top-out `risk` and the `noul.hol
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 
 from arcade_gym.tetris import engine as E
-from arcade_gym.tetris.contract import (
-    AgentAnswer,
-    AgentInput,
-    ChoiceEntry,
-    Noul,
-    Placement,
-    ScoreField,
-)
 from arcade_gym.tetris.game import TetrisGame
-from policies.base import DecisionContext, PolicyIdentity
+from policies.tetris.greedy import GreedyBrain
 from policies.tetris.search_kernels import eltetris_features
 
 ELTETRIS_WEIGHTS: Mapping[str, float] = {
@@ -50,47 +41,6 @@ TOP_OUT_SCORE = -1.0e6
 """Score of a placement that tops out: below every legal alternative."""
 
 
-def topout_risk(
-    max_height: int,
-    holes: int,
-    *,
-    slope: float = 0.8,
-    midpoint: float = 16.0,
-    per_hole: float = 0.15,
-) -> float:
-    """P(top-out within ten pieces) as a logistic in the stack height and holes.
-
-    The defaults suit brains that play well (about 2% at height 10 on a clean board, 50% at 16,
-    four rows from the spawn rows); a weaker brain passes the coefficients fitted to its own games.
-    """
-    z = slope * (max_height - midpoint) + per_hole * holes
-    return 1.0 / (1.0 + math.exp(-z))
-
-
-def choice_from_scores(
-    legal: Sequence[Placement], scores: Sequence[float], pick: int, temperature: float
-) -> list[ChoiceEntry]:
-    """A softmax over the listed placements whose strict maximum is `pick`.
-
-    The validator breaks ties towards the lower x, so the picked entry is nudged above any entry
-    that rounds to the same probability.
-    """
-    values = np.asarray(scores, dtype=np.float64)
-    top = float(values[pick])
-    weights = np.exp(np.clip((values - top) / temperature, -700.0, 0.0))
-    weights[pick] = 1.0
-    total = float(weights.sum())
-    probs = weights / total
-    others = np.delete(probs, pick)
-    if others.size and float(others.max()) >= float(probs[pick]):
-        probs[pick] = float(others.max()) + 1e-9
-        probs = probs / float(probs.sum())
-    return [
-        ChoiceEntry(x=p.x, rotation=p.rotation, p=float(prob))
-        for p, prob in zip(legal, probs, strict=True)
-    ]
-
-
 def _board_rows(game: TetrisGame) -> np.ndarray:
     rows = np.empty(E.H, np.int64)
     E.row_masks(game.board, rows)
@@ -101,7 +51,7 @@ HOLE_DISCIPLINE = 1_000.0
 """Penalty that puts every hole-adding placement below every hole-free one."""
 
 
-class HeuristicBrain(PolicyIdentity):
+class HeuristicBrain(GreedyBrain):
     """Greedy El-Tetris evaluation of each candidate; holds when the held (or next) piece's best
     placement beats the active piece's by `hold_margin`."""
 
@@ -149,29 +99,3 @@ class HeuristicBrain(PolicyIdentity):
         if (~adds_hole & ~dead).any():
             values[adds_hole & ~dead] -= HOLE_DISCIPLINE
         return values
-
-    def act(self, question: AgentInput, ctx: DecisionContext | None = None) -> AgentAnswer:
-        """Score every listed placement; hold when the other piece is clearly better."""
-        game = TetrisGame.from_question(question)
-        values = self.scores(game)
-        index = {placement: i for i, placement in enumerate(game.legal_placements())}
-        scores = [float(values[index[(p.x, p.rotation)]]) for p in question.legal]
-        pick = max(
-            range(len(scores)),
-            key=lambda i: (scores[i], -question.legal[i].x, -question.legal[i].rotation),
-        )
-        hold = False
-        active = question.active.type
-        if question.can_hold and question.hold != active:
-            other = game.copy()
-            other.hold()
-            if other.n_candidates:
-                best_other = float(self.scores(other).max())
-                hold = best_other > scores[pick] + self.hold_margin
-        features = question.features
-        return AgentAnswer(
-            state_hash=question.state_hash,
-            choice=choice_from_scores(question.legal, scores, pick, self.temperature),
-            noul=Noul(hold=hold),
-            score=ScoreField(risk=topout_risk(features.max_height, features.holes)),
-        )

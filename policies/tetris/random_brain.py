@@ -10,7 +10,7 @@ import numpy as np
 
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput
 from policies.base import DecisionContext, PolicyIdentity
-from policies.tetris.heuristic import topout_risk
+from policies.tetris.answer import topout_risk
 
 RANDOM_RISK = {"slope": 0.43, "midpoint": 13.2, "per_hole": 0.05}
 """Top-out risk coefficients fitted (logistic regression) to 300 games of this brain: random play

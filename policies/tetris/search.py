@@ -24,7 +24,7 @@ from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.rules import EMPTY_HOLD, PIECE_CAP
 from policies.base import DecisionContext, PolicyIdentity
 from policies.tetris import search_kernels as K
-from policies.tetris.heuristic import choice_from_scores, topout_risk
+from policies.tetris.answer import choice_from_scores, topout_risk
 
 DEFAULT_WEIGHTS: Mapping[str, float] = {
     "holes": -180.0,
