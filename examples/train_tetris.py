@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -66,20 +68,21 @@ def mean_score(vector: np.ndarray, seeds: list[Any], hold: bool) -> float:
     return float(np.mean([play_game(weights, margin, s)[0] for s in seeds]))
 
 
-def train_cem(args: argparse.Namespace) -> Path:
-    """Noisy CEM: sample parameter vectors from N(mean, std^2 + noise), keep the elite fraction
-    by mean score over a few training seeds (fresh each generation), refit, decay the noise (to
-    `--noise-floor`). The last generations' means are then compared on the same validation
-    seeds and the best is kept (one generation's elite is a noisy judge)."""
-    rng = np.random.default_rng(args.seed)
-    names = PLACEMENT_FEATURE_SETS[args.features]
-    size = len(names) + (1 if args.hold else 0)
+def cem_chain(args: argparse.Namespace, chain: int) -> dict[str, Any]:
+    """One noisy CEM chain (seeded `--seed + chain`): sample parameter vectors from
+    N(mean, std^2 + noise), keep the elite fraction by mean score over a few training seeds (fresh
+    each generation), refit, decay the noise (to `--noise-floor`). Its last generations' means
+    are then compared on the validation seeds and the best is returned with its validation mean
+    (one generation's elite is a noisy judge)."""
+    rng = np.random.default_rng(args.seed + chain)
+    size = len(PLACEMENT_FEATURE_SETS[args.features]) + (1 if args.hold else 0)
     mean = np.zeros(size)
     std = np.full(size, 1.0)
     population, elite, games = args.population, max(2, args.population // 5), args.games
     budget_games = args.timesteps // 500 if args.timesteps else None
     deadline = time.monotonic() + 60 * args.minutes * 0.85  # the rest for the validation
     played, generation, means = 0, 0, [mean]
+    tag = f"cem chain {chain} " if args.chains > 1 else "cem "
     while time.monotonic() < deadline and (budget_games is None or played < budget_games):
         noise = max(args.noise_floor, args.noise * (1 - generation / 30))
         samples = mean + rng.standard_normal((population, size)) * np.sqrt(std**2 + noise)
@@ -91,20 +94,42 @@ def train_cem(args: argparse.Namespace) -> Path:
         means.append(mean)
         generation += 1
         print(
-            f"cem generation {generation}: games {played}, elite mean score "
+            f"{tag}generation {generation}: games {played}, elite mean score "
             f"{scores[order].mean():.0f}, best {scores[order[0]]:.0f}",
             flush=True,
         )
     candidates = means[-args.validate :]
     validation = [f"validation-{k}" for k in range(args.validation_games)]
     validated = [mean_score(v, validation, args.hold) for v in candidates]
-    best = candidates[int(np.argmax(validated))]
+    pick = int(np.argmax(validated))
     print(
-        f"cem validation: {len(candidates)} generation means on {len(validation)} seeds, best "
-        f"{max(validated):.0f}",
+        f"{tag}validation: {len(candidates)} generation means on {len(validation)} seeds, best "
+        f"{validated[pick]:.0f}",
         flush=True,
     )
-    weights, margin = (best[:-1], float(best[-1])) if args.hold else (best, None)
+    return {
+        "chain": chain,
+        "vector": candidates[pick],
+        "validationMean": round(validated[pick], 1),
+        "generations": generation,
+        "games": played,
+    }
+
+
+def train_cem(args: argparse.Namespace) -> Path:
+    """`--chains` independent CEM chains side by side, one process each (a chain is
+    single-threaded: one per core); the chain whose pick scores best on the same validation
+    seeds is saved. Chains differ only in their random seed, and which one converges best varies
+    with it (`docs/rl.md`, runs 9 and 10)."""
+    if args.chains == 1:
+        results = [cem_chain(args, 0)]
+    else:
+        context = multiprocessing.get_context("fork")  # the kernels stay compiled in each chain
+        with ProcessPoolExecutor(args.chains, mp_context=context) as pool:
+            results = list(pool.map(cem_chain, [args] * args.chains, range(args.chains)))
+    best = max(results, key=lambda r: float(r["validationMean"]))
+    vector = best["vector"]
+    weights, margin = (vector[:-1], float(vector[-1])) if args.hold else (vector, None)
     out = Path(args.out or "models/tetris-cem.json")
     save_linear_weights(
         out,
@@ -113,15 +138,15 @@ def train_cem(args: argparse.Namespace) -> Path:
         hold_margin=margin,
         training={
             "method": "noisy cross-entropy (examples/train_tetris.py)",
-            "generations": generation,
-            "games": played,
-            "validationMean": round(max(validated), 1),
-            "validationSeeds": len(validation),
             "seed": args.seed,
+            "chains": [{k: v for k, v in r.items() if k != "vector"} for r in results],
+            "picked": best["chain"],
+            "validationSeeds": args.validation_games,
         },
     )
+    names = PLACEMENT_FEATURE_SETS[args.features]
     print(
-        "cem weights "
+        f"cem picked chain {best['chain']} (validation mean {best['validationMean']:.0f}); weights "
         + " ".join(f"{n}={w:.3g}" for n, w in zip(names, weights, strict=True))
         + ("" if margin is None else f" holdMargin={margin:.3g}")
     )
@@ -251,6 +276,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--population", type=int, default=40, help="CEM samples a generation")
     parser.add_argument("--games", type=int, default=30, help="CEM games per sample")
+    parser.add_argument(
+        "--chains",
+        type=int,
+        default=2,
+        help="CEM chains run side by side, one process each; the best on validation is kept",
+    )
     parser.add_argument("--noise", type=float, default=4.0, help="CEM added variance, decays")
     parser.add_argument(
         "--noise-floor", type=float, default=0.0, help="CEM added variance never below this"
@@ -273,6 +304,8 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=32, help="PPO row network width (0: linear)")
     parser.add_argument("--eval-games", type=int, default=2, help="games played after training")
     args = parser.parse_args()
+    if args.chains < 1:
+        parser.error("--chains must be at least 1")
     suffix = ".json" if args.method == "cem" else ".zip"
     if args.out and Path(args.out).suffix != suffix:
         parser.error(f"--method {args.method} saves a {suffix} file: give --out a {suffix} path")

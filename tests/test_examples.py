@@ -45,7 +45,7 @@ def test_train_tetris_saves_a_model_the_harness_plays(
 
     out = tmp_path / f"tetris-{method}.{'json' if method == 'cem' else 'zip'}"
     budget = ["--timesteps", "1000", "--population", "2", "--games", "1", "--validation-games", "1"]
-    budget += ["--validate", "2"]
+    budget += ["--validate", "2", "--chains", "1"]
     if method == "ppo":
         budget = ["--timesteps", "512", "--envs", "2"]
     _run_example(

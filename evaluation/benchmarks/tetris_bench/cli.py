@@ -24,13 +24,14 @@ if TYPE_CHECKING:
 
 # The benchmark modules compile kernels and load scipy: they are imported when a command runs,
 # so `arcade-eval --help` stays instant.
-LOCAL_BRAINS = ("random", "heuristic", "search")
+LOCAL_BRAINS = ("random", "heuristic", "search", "linear:PATH.json")
+"""The built-in brains (`linear` plays a weights file the cross-entropy example saves)."""
 IQ_BUDGET_MS = 20_000.0
 
 
 def make_tetris_brain(spec: str, options: SpecOptions | None = None) -> Any:
     """The brain a policy SPEC names for Tetris Bench (`random`, `heuristic`, `search`,
-    `llm:SLUG`, `py:MODULE:FACTORY`, ...). Local kernels are compiled (or loaded) here, not inside
+    `linear:PATH.json`, `llm:SLUG`, `py:MODULE:FACTORY`, ...). Local kernels are compiled (or loaded) here, not inside
     the first timed decision; an LLM brain makes its pre-flight call here."""
     from evaluation.benchmarks.tetris_bench.runner import RunError
     from policies.specs import SpecError, make_policy
@@ -39,7 +40,7 @@ def make_tetris_brain(spec: str, options: SpecOptions | None = None) -> Any:
         brain = make_policy(spec, "tetris", options)
     except SpecError as error:
         raise RunError(str(error)) from None
-    if spec in LOCAL_BRAINS:
+    if spec.partition(":")[0] in {name.partition(":")[0] for name in LOCAL_BRAINS}:
         from policies.tetris import warmup
 
         warmup()
