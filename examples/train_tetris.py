@@ -83,6 +83,7 @@ def cem_chain(args: argparse.Namespace, chain: int) -> dict[str, Any]:
     deadline = time.monotonic() + 60 * args.minutes * 0.85  # the rest for the validation
     played, generation, means = 0, 0, [mean]
     tag = f"cem chain {chain} " if args.chains > 1 else "cem "
+    start = time.monotonic()
     while time.monotonic() < deadline and (budget_games is None or played < budget_games):
         noise = max(args.noise_floor, args.noise * (1 - generation / 30))
         samples = mean + rng.standard_normal((population, size)) * np.sqrt(std**2 + noise)
@@ -94,7 +95,8 @@ def cem_chain(args: argparse.Namespace, chain: int) -> dict[str, Any]:
         means.append(mean)
         generation += 1
         print(
-            f"{tag}generation {generation}: games {played}, elite mean score "
+            f"{tag}generation {generation}: games {played} "
+            f"({played / (time.monotonic() - start):.0f}/s), elite mean score "
             f"{scores[order].mean():.0f}, best {scores[order[0]]:.0f}",
             flush=True,
         )

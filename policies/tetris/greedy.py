@@ -9,6 +9,8 @@ same tie and hold rules).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput, Noul, ScoreField
@@ -19,7 +21,7 @@ from policies.tetris.answer import choice_from_scores, topout_risk
 
 class GreedyBrain(PolicyIdentity):
     """Plays the best-scoring placement (ties: lower x, then lower rotation); holds when the other
-    piece's best score beats it by more than `hold_margin`."""
+    piece's best score beats it by more than `hold_margin` (infinite: never)."""
 
     hold_margin: float
     temperature: float
@@ -39,7 +41,8 @@ class GreedyBrain(PolicyIdentity):
             key=lambda i: (scores[i], -question.legal[i].x, -question.legal[i].rotation),
         )
         hold = False
-        if question.can_hold and question.hold != question.active.type:
+        may_hold = question.can_hold and question.hold != question.active.type
+        if may_hold and self.hold_margin < math.inf:
             other = game.copy()
             other.hold()
             if other.n_candidates:

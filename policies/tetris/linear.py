@@ -46,8 +46,7 @@ class LinearWeights(BaseModel):
     def _consistent(self) -> LinearWeights:
         if self.format != FORMAT:
             raise ValueError(f"format is {self.format!r}, expected {FORMAT!r}")
-        known = {names: key for key, names in PLACEMENT_FEATURE_SETS.items()}
-        if self.features not in known:
+        if self.features not in PLACEMENT_FEATURE_SETS.values():
             sets = "; ".join(f"{k}: {', '.join(v)}" for k, v in PLACEMENT_FEATURE_SETS.items())
             raise ValueError(f"features must be one of Tetris-v3's placement feature sets ({sets})")
         if len(self.weights) != len(self.features):
