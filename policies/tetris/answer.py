@@ -8,7 +8,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from arcade_gym.tetris.contract import ChoiceEntry, Placement
+from arcade_gym.tetris.contract import (
+    AgentAnswer,
+    AgentInput,
+    ChoiceEntry,
+    Noul,
+    Placement,
+    ScoreField,
+)
 
 
 def topout_risk(
@@ -50,3 +57,17 @@ def choice_from_scores(
         ChoiceEntry(x=p.x, rotation=p.rotation, p=float(prob))
         for p, prob in zip(legal, probs, strict=True)
     ]
+
+
+def ranked_answer(
+    question: AgentInput, scores: Sequence[float], pick: int, *, hold: bool, temperature: float
+) -> AgentAnswer:
+    """The answer of a brain that scored every listed placement: the softmax `choice` whose
+    maximum is `pick`, the hold decision, and the default top-out risk of the position."""
+    features = question.features
+    return AgentAnswer(
+        state_hash=question.state_hash,
+        choice=choice_from_scores(question.legal, scores, pick, temperature),
+        noul=Noul(hold=hold),
+        score=ScoreField(risk=topout_risk(features.max_height, features.holes)),
+    )

@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 
-from arcade_gym.tetris.contract import AgentAnswer, AgentInput, Noul, ScoreField
+from arcade_gym.tetris.contract import AgentAnswer, AgentInput
 from arcade_gym.tetris.game import TetrisGame
 from policies.base import DecisionContext, PolicyIdentity
-from policies.tetris.answer import choice_from_scores, topout_risk
+from policies.tetris.answer import ranked_answer
 
 
 class GreedyBrain(PolicyIdentity):
@@ -47,10 +47,4 @@ class GreedyBrain(PolicyIdentity):
             other.hold()
             if other.n_candidates:
                 hold = float(self.scores(other).max()) > scores[pick] + self.hold_margin
-        features = question.features
-        return AgentAnswer(
-            state_hash=question.state_hash,
-            choice=choice_from_scores(question.legal, scores, pick, self.temperature),
-            noul=Noul(hold=hold),
-            score=ScoreField(risk=topout_risk(features.max_height, features.holes)),
-        )
+        return ranked_answer(question, scores, pick, hold=hold, temperature=self.temperature)

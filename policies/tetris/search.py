@@ -19,12 +19,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from arcade_gym.tetris import engine as E
-from arcade_gym.tetris.contract import AgentAnswer, AgentInput, Noul, ScoreField
+from arcade_gym.tetris.contract import AgentAnswer, AgentInput
 from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.rules import EMPTY_HOLD, PIECE_CAP
 from policies.base import DecisionContext, PolicyIdentity
 from policies.tetris import search_kernels as K
-from policies.tetris.answer import choice_from_scores, topout_risk
+from policies.tetris.answer import ranked_answer
 
 DEFAULT_WEIGHTS: Mapping[str, float] = {
     "holes": -180.0,
@@ -254,13 +254,7 @@ class SearchBrain(PolicyIdentity):
                 i for i, p in enumerate(question.legal) if (p.x, p.rotation) == (x, rotation)
             )
             scores[pick] = max(scores[pick], float(root_values[:n_active].max()))
-        features = question.features
-        return AgentAnswer(
-            state_hash=question.state_hash,
-            choice=choice_from_scores(question.legal, scores, pick, self.temperature),
-            noul=Noul(hold=hold),
-            score=ScoreField(risk=topout_risk(features.max_height, features.holes)),
-        )
+        return ranked_answer(question, scores, pick, hold=hold, temperature=self.temperature)
 
 
 def _beam_buffers(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
