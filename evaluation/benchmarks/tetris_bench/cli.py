@@ -31,8 +31,9 @@ IQ_BUDGET_MS = 20_000.0
 
 def make_tetris_brain(spec: str, options: SpecOptions | None = None) -> Any:
     """The brain a policy SPEC names for Tetris Bench (`random`, `heuristic`, `search`,
-    `linear:PATH.json`, `llm:SLUG`, `py:MODULE:FACTORY`, ...). Local kernels are compiled (or loaded) here, not inside
-    the first timed decision; an LLM brain makes its pre-flight call here."""
+    `linear:PATH.json`, `llm:SLUG`, `py:MODULE:FACTORY`, ...). Local kernels are compiled (or
+    loaded) here, not inside the first timed decision; an LLM brain makes its pre-flight call
+    here."""
     from evaluation.benchmarks.tetris_bench.runner import RunError
     from policies.specs import SpecError, make_policy
 
