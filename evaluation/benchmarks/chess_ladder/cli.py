@@ -13,6 +13,7 @@ from evaluation.core.cli_options import (
     policies_from,
     spec_options,
 )
+from evaluation.core.executor import add_executor_options
 
 DEFAULT_LADDER_OUTPUT = "seeds/chess/ladder-v1.json"
 
@@ -56,6 +57,7 @@ def add_parsers(sub: Any) -> None:
         "--resume", action="store_true", help="finish the run --output-dir holds"
     )
     chess_parser.add_argument("--progress", action="store_true", help="print a line per game")
+    add_executor_options(chess_parser)
     add_model_options(chess_parser)
     commands = chess_parser.add_subparsers(dest="chess_command", metavar="COMMAND")
     calibrate = commands.add_parser(
@@ -92,6 +94,7 @@ def cmd_chess(args: argparse.Namespace) -> int:
     """Run the ladder for the given policies and print the table."""
     from evaluation.benchmarks.chess_ladder.report import markdown_table
     from evaluation.benchmarks.chess_ladder.runner import RunError, run_ladder
+    from evaluation.core.executor import ExecutorError, make_executor
     from policies.engines.uci import EngineMissingError
     from policies.specs import SpecError, make_policy
 
@@ -108,8 +111,12 @@ def cmd_chess(args: argparse.Namespace) -> int:
             timeout_ms=args.timeout_s * 1000.0,
             resume=True if args.resume else None,
             progress=print if args.progress else None,
+            executor=make_executor(
+                args.executor, concurrency=args.concurrency, address=args.address
+            ),
+            meter=options.meter,
         )
-    except (RunError, SpecError, EngineMissingError) as error:
+    except (RunError, SpecError, EngineMissingError, ExecutorError) as error:
         print(f"arcade-eval chess: {error}", file=sys.stderr)
         return 2
     if run.interrupted or run.aborted:

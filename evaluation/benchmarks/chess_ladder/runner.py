@@ -10,10 +10,15 @@ Re-running the same command into the same directory resumes it: a finished game 
 log verifies and its result agrees with it; a game cut short, or aborted by a failure on our side,
 is set aside and played again. The schedule depends on the results, so the games a run holds are
 known only as it goes; the manifest lists what has been scheduled so far.
+
+A policy's climb of one variant depends only on its own games, so each (policy, variant) climb is
+one task for the executor (`--concurrency N` threads, or `--executor ray` tasks): the same games,
+logs and results wherever they are played.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +52,7 @@ from evaluation.benchmarks.chess_ladder.report import (
 )
 from evaluation.benchmarks.chess_ladder.schedule import PlayedGame, ScheduledGame, next_game
 from evaluation.core.episode import GameAbortedError, RunStoppedError
+from evaluation.core.executor import Executor, LocalExecutor
 from evaluation.core.policy_identity import policy_identity
 from evaluation.core.policy_identity import run_settings as policy_settings
 from evaluation.core.rundir import RunDir, RunDirError, safe_name, write_json_atomic
@@ -94,6 +100,85 @@ def run_settings(
     }
 
 
+@dataclass(frozen=True)
+class _Climb:
+    """One policy's climb of one variant: its games depend on each other's results, climbs do
+    not (the schedule of a variant reads only that variant's games), so an executor may play
+    climbs side by side. Plain data and top-level callables: it travels to Ray workers."""
+
+    spec: str
+    variant: str
+    make_policy: Callable[[str], Any]
+    run_dir: RunDir
+    games_per_rung: int
+    grade_nodes: int
+    timeout_ms: float | None
+    report: Callable[[tuple[str, ...], dict[str, Any] | None, ScheduledGame, bool], None] | None
+    shared: Mapping[str, Any] | None = None
+    """The driver's policy instances, when the climbs run one after another in its process (no
+    second build, no second pre-flight call); else each climb builds and closes its own."""
+    say: Callable[[str], None] = print
+
+
+@dataclass
+class _Climbed:
+    """What a climb played (in schedule order; `new`: played now, not kept from before), and
+    why it stopped early, if it did."""
+
+    games: list[tuple[tuple[str, ...], dict[str, Any], ScheduledGame, bool]]
+    aborted: str | None = None
+    aborted_key: tuple[str, ...] | None = None
+
+
+def _play_climb(climb: _Climb) -> _Climbed:
+    """Play one climb into the run directory, keeping the games an earlier run finished. Its
+    own policy instance, judge and grader (engine processes are not shared between climbs)."""
+    ladder = load_ladder()
+    starts = chess960_starts()
+    rungs = [r.name for r in ladder.rungs]
+    policy = climb.shared[climb.spec] if climb.shared else climb.make_policy(climb.spec)
+    judge = UciEngine(parse_uci_spec(stockfish_spec(None)))
+    grader = Grader(climb.grade_nodes)
+    out = _Climbed(games=[])
+    played: list[PlayedGame] = []
+    run_dir = climb.run_dir
+    try:
+        while (
+            game := next_game(rungs, [climb.variant], climb.games_per_rung, played, starts)
+        ) is not None:
+            key = (climb.spec, game.variant, game.rung, f"game-{game.index}")
+            files = run_dir.game(*key)
+            saved = run_dir.finished(files, _agrees, verify_log, climb.say)
+            new = saved is None
+            if saved is None:
+                if climb.report is not None:
+                    climb.report(key, None, game, True)
+                try:
+                    saved = _play(
+                        policy, climb.spec, game, ladder, judge, grader, files.log, climb.timeout_ms
+                    )
+                except GameAbortedError as abort:
+                    run_dir.abandon(files, "aborted")
+                    out.aborted, out.aborted_key = f"{'/'.join(key)}: {abort.reason}", key
+                    break  # the schedule needs this game's result: finish on resume
+                except (RunStoppedError, KeyboardInterrupt):
+                    run_dir.abandon(files, "interrupted")
+                    raise
+                run_dir.save_result(files, saved)
+                _write_pgn(run_dir.path, key, saved, climb.spec, game)
+            out.games.append((key, saved, game, new))
+            if climb.report is not None:
+                climb.report(key, saved, game, new)
+            played.append(PlayedGame(game.variant, game.rung, float(saved["score"])))
+    finally:
+        judge.close()
+        grader.close()
+        close = getattr(policy, "close", None)
+        if not climb.shared and callable(close):
+            close()
+    return out
+
+
 def run_ladder(
     policies: Sequence[str],
     make_policy: Callable[[str], Any],
@@ -105,9 +190,17 @@ def run_ladder(
     timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
     resume: bool | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    meter: Any = None,
     say: Callable[[str], None] = print,
 ) -> LadderRun:
-    """Play every policy up the ladder into `output_dir`, resuming what it holds."""
+    """Play every policy up the ladder into `output_dir`, resuming what it holds.
+
+    Each (policy, variant) climb is one task for `executor` (default: one after another in this
+    process); `make_policy` travels to Ray workers, so pass a top-level function or a closure
+    cloudpickle can carry. The games, logs and results do not depend on the executor. `meter`:
+    the run's cost meter (`--max-cost-usd`), which counts in one process only.
+    """
     if not policies:
         raise RunError("--policy needs at least one policy, e.g. material-2ply")
     for variant in variants:
@@ -117,8 +210,10 @@ def run_ladder(
         raise RunError("--games-per-rung must be at least 1")
     if grade_nodes < 1:
         raise RunError("--grade-nodes must be positive")
+    executor = executor or LocalExecutor()
+    if executor.name != "local" and meter is not None:
+        raise RunError("--max-cost-usd needs --executor local: the cost meter is per process")
     ladder = load_ladder()
-    starts = chess960_starts()
     run_dir = RunDir(
         output_dir,
         BENCHMARK_ID,
@@ -133,68 +228,91 @@ def run_ladder(
         run_dir.check_policies({spec: policy_settings(made[spec]) for spec in policies})
     except RunDirError as error:
         raise RunError(str(error)) from None
-    judge = UciEngine(parse_uci_spec(stockfish_spec(None)))
-    grader = Grader(grade_nodes)
+    identities = {spec: str(policy_identity(made[spec]).get("slug", spec)) for spec in policies}
+    serial = executor.name == "local" and getattr(executor, "concurrency", 1) == 1
     outcome = LadderRun(Path(output_dir))
     scheduled: list[tuple[str, ...]] = []
     finished: dict[tuple[str, ...], dict[str, Any]] = {}
+    lock = threading.Lock()
+
+    def record(
+        key: tuple[str, ...], saved: dict[str, Any] | None, game: ScheduledGame, new: bool
+    ) -> None:
+        """The manifest as games are scheduled and finish (per game on the local executor);
+        a progress line for each game played now."""
+        with lock:
+            if key not in scheduled:
+                scheduled.append(key)
+            if saved is not None:
+                finished[key] = saved
+            run_dir.write_manifest("running", scheduled, list(finished))
+        if saved is not None and new and progress is not None:
+            progress(
+                f"{key[0]} {game.variant} vs {game.rung} as {game.colour}: "
+                f"{saved['result']} ({saved['endReason']})"
+            )
+
+    report = record if executor.name == "local" else None
+    climbs = [
+        _Climb(
+            spec,
+            variant,
+            make_policy,
+            run_dir,
+            games_per_rung,
+            grade_nodes,
+            timeout_ms,
+            report,
+            shared=made if serial else None,
+            say=say if executor.name == "local" else print,
+        )
+        for spec in policies
+        for variant in variants
+    ]
+    climbed: dict[tuple[str, str], _Climbed] = {}
+
+    def done(climb: _Climb, result: _Climbed) -> None:
+        climbed[(climb.spec, climb.variant)] = result
+        if result.aborted is not None:
+            outcome.aborted.append(result.aborted)
+            with lock:
+                if result.aborted_key in scheduled:
+                    scheduled.remove(result.aborted_key)  # scheduled again on resume
+        if climb.report is None:
+            for key, saved, game, new in result.games:
+                record(key, saved, game, new)
+
     t0 = time.perf_counter()
     try:
-        for spec in policies:
-            played: list[PlayedGame] = []
-            rungs = [r.name for r in ladder.rungs]
-            while (game := next_game(rungs, variants, games_per_rung, played, starts)) is not None:
-                key = (spec, game.variant, game.rung, f"game-{game.index}")
-                scheduled.append(key)
-                files = run_dir.game(*key)
-                saved = run_dir.finished(files, _agrees, verify_log, say)
-                if saved is None:
-                    run_dir.write_manifest("running", scheduled, list(finished))
-                    try:
-                        saved = _play(
-                            made[spec], spec, game, ladder, judge, grader, files.log, timeout_ms
-                        )
-                    except GameAbortedError as abort:
-                        run_dir.abandon(files, "aborted")
-                        outcome.aborted.append(f"{'/'.join(key)}: {abort.reason}")
-                        scheduled.pop()
-                        break  # the schedule needs this game's result: finish on resume
-                    except (RunStoppedError, KeyboardInterrupt):
-                        run_dir.abandon(files, "interrupted")
-                        raise
-                    run_dir.save_result(files, saved)
-                    _write_pgn(run_dir.path, key, saved, spec, game)
-                    if progress is not None:
-                        progress(
-                            f"{spec} {game.variant} vs {game.rung} as {game.colour}: "
-                            f"{saved['result']} ({saved['endReason']})"
-                        )
-                finished[key] = saved
-                played.append(PlayedGame(game.variant, game.rung, float(saved["score"])))
-                run_dir.write_manifest("running", scheduled, list(finished))
+        executor.run(_play_climb, climbs, done)
     except (KeyboardInterrupt, RunStoppedError):
         outcome.interrupted = True
     finally:
-        judge.close()
-        grader.close()
+        for policy in made.values():
+            close = getattr(policy, "close", None)
+            if callable(close):
+                close()
+    order = [
+        key
+        for climb in climbs
+        for key, *_ in climbed.get((climb.spec, climb.variant), _Climbed([])).games
+    ]
+    ordered = {key: finished[key] for key in order} | finished
+    scheduled[:] = list(ordered) + [k for k in scheduled if k not in ordered]
     status = (
         "interrupted" if outcome.interrupted else ("aborted" if outcome.aborted else "complete")
     )
     run_dir.write_manifest(
         status,
         scheduled,
-        list(finished),
+        list(ordered),
         {"aborted": outcome.aborted, "seconds": round(time.perf_counter() - t0, 1)},
     )
     if status == "complete":
-        games = [
-            _ladder_game(spec, key, saved, ladder)
-            for key, saved in finished.items()
-            for spec in [key[0]]
-        ]
+        games = [_ladder_game(key[0], key, saved, ladder) for key, saved in ordered.items()]
         outcome.rows = [model_row(spec, games) for spec in policies]
         for spec, row in zip(policies, outcome.rows, strict=True):
-            row.model = str(policy_identity(made[spec]).get("slug", spec))
+            row.model = identities[spec]
         write_json_atomic(
             run_dir.path / "report.json",
             {
@@ -205,10 +323,6 @@ def run_ladder(
             },
         )
         (run_dir.path / "report.md").write_text(markdown_table(outcome.rows), encoding="utf-8")
-    for policy in made.values():
-        close = getattr(policy, "close", None)
-        if callable(close):
-            close()
     return outcome
 
 
