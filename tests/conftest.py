@@ -5,6 +5,8 @@ few minutes."""
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
 
 import pytest
 
@@ -20,3 +22,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt during the test, however pytest was started: a shell
+    without job control starts background commands with SIGINT ignored, and Python then keeps
+    it ignored."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

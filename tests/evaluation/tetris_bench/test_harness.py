@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import threading
 from collections.abc import Callable
@@ -377,13 +376,16 @@ def test_logs_are_flushed_line_by_line(tmp_path: Path) -> None:
     assert seen == [1, 2, 3, 4, 5, 6]  # header + every earlier tick, while the game runs
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_leaves_a_valid_log_and_propagates(tmp_path: Path) -> None:
     log = tmp_path / "int.jsonl"
 
     class Interrupting(_Base):
         def act(self, q: AgentInput, ctx: DecisionContext) -> Any:
             if q.tick == 3:
-                os.kill(os.getpid(), signal.SIGINT)
+                # Ctrl-C reaches the main thread, as a terminal's does (a process-wide kill may land
+                # on this thread, and the main thread then sees it only after this answer)
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
                 ctx.cancelled.wait(2.0)
             return valid(q)
 

@@ -4,8 +4,8 @@ Blitz failure rule, end reasons and the result contract (issue 15's Tetris Bench
 from __future__ import annotations
 
 import json
-import os
 import signal
+import threading
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -317,11 +317,14 @@ class _InterruptAt:
 
     def act(self, q: Any, ctx: DecisionContext) -> Any:
         if q.tick == self.at:
-            os.kill(os.getpid(), signal.SIGINT)
+            # Ctrl-C reaches the main thread, as a terminal's does (a process-wide kill may land
+            # on this thread, and the main thread then sees it only after this answer)
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
             ctx.cancelled.wait(2.0)
         return self.inner.act(q, ctx)
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_an_interrupted_game_is_never_counted_and_is_replayed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
