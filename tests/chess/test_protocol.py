@@ -57,7 +57,8 @@ def _settings(colour: str = "white") -> dict[str, Any]:
 
 
 def _play(policy: Any, path: Path, colour: str = "white") -> dict[str, Any]:
-    side = LiveSide(BUILTINS["random"]("t"), FlatJudge(), "standard")
+    # the rung is seeded by the game's seed, as a run seeds it (verify re-derives its moves)
+    side = LiveSide(BUILTINS["random"]("test"), FlatJudge(), "standard")
     return play_ladder_game(policy, side, _settings(colour), path, seed="test")
 
 
@@ -109,6 +110,29 @@ def test_verify_replays_a_game_and_a_changed_move_fails(tmp_path: Path) -> None:
     tampered.write_text("\n".join(json.dumps(e) for e in events) + "\n")
     report = verify_log(tampered)
     assert not report.ok and report.decision == 0
+
+
+def test_verify_re_derives_a_weak_rungs_moves(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    _play(BUILTINS["greedy"]("v"), log, colour="black")
+    events = _events(log)
+    # the rung's opening move replaced by another legal one: the model's answers still replay
+    # move for move only if nothing checks the rung, so the rung itself must be asked
+    first = next(i for i, e in enumerate(events) if e["type"] == "decision")
+    board = chess.Board()
+    other = next(m.uci() for m in board.legal_moves if m.uci() != events[first]["opening"])
+    events[first]["opening"] = other
+    tampered = tmp_path / "t.jsonl"
+    tampered.write_text("\n".join(json.dumps(e) for e in events) + "\n")
+    report = verify_log(tampered)
+    assert not report.ok and "rung random plays" in report.message
+    assert f"the log says {other}" in report.message
+    # a game whose header names another seed is not the game its rung would play
+    events = _events(log)
+    events[0]["seed"] = "another"
+    reseeded = tmp_path / "s.jsonl"
+    reseeded.write_text("\n".join(json.dumps(e) for e in events) + "\n")
+    assert not verify_log(reseeded).ok
 
 
 def test_recorded_side_replays_opening_and_evals() -> None:

@@ -106,6 +106,11 @@ class RecordedSide:
     def _event(self, decision: int) -> Mapping[str, Any]:
         return self.events[max(decision, 0)] if self.events else {}
 
+    def model_move(self, decision: int) -> str | None:
+        """The model's move the recording holds for `decision` (None if it has none)."""
+        move = self._event(decision).get("move") if decision >= 0 else None
+        return move if isinstance(move, str) else None
+
     def reply(self, board: chess.Board, decision: int) -> chess.Move:
         key = "opening" if decision < 0 else "opponent"
         uci = self._event(decision).get(key)
