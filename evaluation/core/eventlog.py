@@ -32,6 +32,7 @@ import base64
 import json
 import math
 import numbers
+import os
 import re
 import reprlib
 from collections.abc import Iterator, Mapping
@@ -45,6 +46,7 @@ from pydantic import BaseModel
 
 import arcade_gym
 from arcade_gym.core.wire import WireModel
+from evaluation.core.untrusted_json import loads as bounded_loads
 
 LOG_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -56,6 +58,8 @@ MAX_DEPTH = 64
 answers anyway: it only looks three levels down)."""
 
 _MAX_INT_DIGITS = 1000  # JSON readers (Python's included) refuse very long integers
+MAX_LOG_BYTES = 512 * 1024 * 1024
+"""The largest log `read_log` loads (a planted multi-gigabyte file is refused, not read)."""
 _repr = reprlib.Repr()
 _repr.maxstring = 200
 _repr.maxother = 200
@@ -248,13 +252,15 @@ class GameLog:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         try:
-            self._file: IO[str] | None = open(self.path, "x", encoding="utf-8")  # noqa: SIM115
+            fd = os.open(self.path, flags, 0o666)  # a link in its place is refused, not followed
         except FileExistsError:
             raise FileExistsError(
                 f"{self.path} already exists; event logs are never overwritten: "
                 "choose a new path or move the old log away"
             ) from None
+        self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
         self.lines = 0
 
     def decision(self, event: Mapping[str, Any]) -> None:
@@ -311,10 +317,15 @@ class LogContents:
 
 
 def read_log(path: str | Path) -> LogContents:
-    """Parse a log; a cut-off last line is dropped (and reported), anything else malformed raises
-    `LogFormatError`."""
+    """Parse a log; a cut-off last line is dropped (and reported), anything else malformed (a
+    line nested too deeply, a file over `MAX_LOG_BYTES`) raises `LogFormatError`."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_LOG_BYTES + 1)
+    if len(data) > MAX_LOG_BYTES:
+        raise LogFormatError(f"{path}: larger than {MAX_LOG_BYTES // (1024 * 1024)} MB")
+    text = data.decode("utf-8", errors="surrogateescape")
+    del data
     lines = text.split("\n")
     # A complete file ends with "\n", so the last piece is empty; anything else is a cut-off line.
     tail = lines.pop()
@@ -322,7 +333,7 @@ def read_log(path: str | Path) -> LogContents:
     truncated, note = False, None
     for number, line in enumerate(lines, start=1):
         try:
-            record = json.loads(line)
+            record = bounded_loads(line)
         except ValueError as exc:
             raise LogFormatError(f"{path}:{number}: not a JSON line ({exc})") from None
         if not isinstance(record, dict):
@@ -330,7 +341,7 @@ def read_log(path: str | Path) -> LogContents:
         records.append(record)
     if tail:
         try:
-            record = json.loads(tail)
+            record = bounded_loads(tail)
         except ValueError:
             record = None
         if isinstance(record, dict):  # complete, only its newline is missing

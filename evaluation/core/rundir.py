@@ -15,16 +15,19 @@ overwritten, and the game is played again.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import json
 import os
 import re
+import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from evaluation.core.eventlog import utc_now_iso
+from evaluation.core.untrusted_json import read_json
 
 MANIFEST = "manifest.json"
 LOCK = ".arcade-eval.lock"
@@ -68,12 +71,77 @@ def safe_name(name: object) -> str:
     return cleaned
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON so a reader (or a crash) never sees half a file."""
+def inside_root(root: str | Path, path: str | Path) -> Path:
+    """`path` resolved, once it is known to stay inside `root`: every symbolic link on the way
+    from `root` down to `path` must point inside `root` (the link named otherwise), and `path`
+    itself must lie below `root`. Files a user hands us (run directories, entries, site inputs)
+    are read through this, so a planted link cannot make us read, publish or overwrite a file
+    elsewhere. `RunDirError` (one line naming the link) when it would escape."""
+    root_path = Path(root)
+    try:
+        real_root = root_path.resolve()
+        whole = Path(os.path.abspath(path))
+        below = whole.relative_to(os.path.abspath(root_path))
+    except ValueError:
+        raise RunDirError(f"{path} is outside {root}; give a path inside it") from None
+    except (OSError, RuntimeError) as exc:
+        raise RunDirError(f"cannot resolve {root} ({exc})") from None
+    current = Path(os.path.abspath(root_path))
+    for part in below.parts:
+        current = current / part
+        if not current.is_symlink():
+            continue
+        try:
+            target = current.resolve()
+        except (OSError, RuntimeError):
+            raise RunDirError(
+                f"{current} is a symbolic link that loops; replace it with a real file or folder"
+            ) from None
+        if not target.is_relative_to(real_root):
+            raise RunDirError(
+                f"{current} is a symbolic link to {target}, outside {root}; links that leave "
+                "it are not followed: replace it with a real file or folder"
+            )
+    try:
+        final = whole.resolve()
+    except (OSError, RuntimeError) as exc:
+        raise RunDirError(f"cannot resolve {path} ({exc})") from None
+    if not final.is_relative_to(real_root):
+        raise RunDirError(f"{path} leads outside {root}; give a path inside it")
+    return final
+
+
+def write_text_atomic(path: str | Path, text: str, *, fsync: bool = False) -> None:
+    """Write `text` (UTF-8) to `path` so that a reader or a crash never sees half a file, and
+    never through an existing link: a temporary file is created beside it (exclusively, not
+    following links), then renamed over `path`, which replaces a link rather than the file it
+    points to. `fsync` also flushes it to the disk first (for files a crash must not lose)."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=1, allow_nan=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = path.with_name(f".{path.name[:100]}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            if fsync:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON so a reader (or a crash) never sees half a file (`write_text_atomic`)."""
+    write_text_atomic(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
 
 
 def set_aside(path: Path, why: str = "set-aside") -> Path | None:
@@ -145,8 +213,9 @@ class RunDir:
                     f"{self.path} is not empty and holds no {self.benchmark} run; choose a new or "
                     "empty --output-dir"
                 )
+            self._check_links()
             try:
-                manifest = json.loads(earlier.read_text(encoding="utf-8"))
+                manifest = read_json(earlier)
             except (OSError, ValueError) as exc:
                 raise RunDirError(
                     f"{earlier} is unreadable ({exc}); choose a new --output-dir"
@@ -182,10 +251,11 @@ class RunDir:
         earlier: dict[str, Any] = {}
         if manifest_path.is_file():
             try:
-                earlier = (
-                    json.loads(manifest_path.read_text(encoding="utf-8")).get("policies") or {}
-                )
+                inside_root(self.path, manifest_path)
+                earlier = read_json(manifest_path).get("policies") or {}
             except (OSError, ValueError, AttributeError):
+                earlier = {}
+            if not isinstance(earlier, dict):
                 earlier = {}
         changed = [
             f"{spec}: {line}"
@@ -209,10 +279,21 @@ class RunDir:
             if isinstance(earlier, int | float) and earlier > meter.spent_usd:
                 meter.spent_usd = float(earlier)
 
+    def _check_links(self) -> None:
+        """Refuse, before anything is read or written, a run whose manifest or top folders are
+        links leaving it (a planted `logs/` would have us verify, set aside and write files
+        elsewhere)."""
+        for name in (MANIFEST, LOCK, "logs", "results"):
+            if (self.path / name).is_symlink():
+                inside_root(self.path, self.path / name)
+
     def _check_lock(self) -> None:
         """Refuse a directory another live process is writing (two runs would mix files)."""
+        lock = self.path / LOCK
+        if lock.is_symlink():
+            return  # never ours: `_take_lock` replaces it
         try:
-            holder = int((self.path / LOCK).read_text(encoding="utf-8").strip())
+            holder = int(lock.read_text(encoding="utf-8").strip())
         except (OSError, ValueError):
             return
         if holder != os.getpid() and _alive(holder):
@@ -224,9 +305,7 @@ class RunDir:
     def _take_lock(self) -> None:
         """Mark the directory as this process's until it exits (a stale mark is taken over)."""
         lock = self.path / LOCK
-        tmp = self.path / f"{LOCK}.{os.getpid()}"
-        tmp.write_text(str(os.getpid()), encoding="utf-8")
-        os.replace(tmp, lock)
+        write_text_atomic(lock, str(os.getpid()))
         atexit.register(_release, lock, os.getpid())
 
     # -- games -------------------------------------------------------------------------------
@@ -241,10 +320,8 @@ class RunDir:
         self._names[key] = safe
         log = self.path.joinpath("logs", *safe[:-1], f"{safe[-1]}.jsonl")
         result = self.path.joinpath("results", *safe[:-1], f"{safe[-1]}.json")
-        root = self.path.resolve()
         for target in (log, result):
-            if not target.resolve().is_relative_to(root):  # safe names make this impossible
-                raise RunDirError(f"{target} would be outside {self.path}")
+            inside_root(self.path, target)  # safe names keep them inside; links may not
         return GameFiles(key, log, result)
 
     def finished(
@@ -266,8 +343,10 @@ class RunDir:
                 say(f"set aside {files.log} as {aside.name if aside else '?'}: not finished")
             return None
         problem = None
+        inside_root(self.path, files.result)
+        inside_root(self.path, files.log)
         try:
-            saved = json.loads(files.result.read_text(encoding="utf-8"))
+            saved = read_json(files.result)
             if not isinstance(saved, dict):
                 raise ValueError("not a JSON object")
         except (OSError, ValueError) as exc:
