@@ -11,9 +11,9 @@
     cli:COMMAND        an agent command-line tool: the prompt on stdin, the reply on stdout
     sb3:PATH.zip       a Stable-Baselines3 model (`sb3:ALGO:PATH.zip` names the algorithm)
 
-Built-in names come from each game's policy module (`BUILTINS` in the module `GAME_POLICIES`
-names); prefixes live in `PREFIXES`. Adding a game is one line in `GAME_POLICIES`; adding a prefix
-one entry in `PREFIXES`.
+Built-ins and engines come from each game's policies folder (`POLICIES`, read through
+`policies/game_policies.py`), so adding a game adds nothing here; adding a prefix is one entry in
+`PREFIXES`.
 """
 
 from __future__ import annotations
@@ -25,16 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-GAME_POLICIES: dict[str, str] = {
-    "tetris": "policies.tetris",
-    "tetris-controls": "policies.tetris.controls",
-    "snake": "policies.snake",
-    "minesweeper": "policies.minesweeper",
-    "tictactoe": "policies.tictactoe",
-    "sudoku": "policies.sudoku",
-    "chess": "policies.chess",
-}
-"""Game -> the module whose `BUILTINS: dict[str, factory]` lists its built-in policies."""
+from arcade_gym.games import policy_games
+from policies.game_policies import GamePolicies, UnknownGameError, policies_for
 
 FREE_FORM = ("cmd", "cli", "uci", "py")
 """Prefixes whose body may contain commas: a flag value starting with one is a single spec."""
@@ -77,19 +69,16 @@ def split_specs(values: str | Iterable[str]) -> list[str]:
     return out
 
 
-def _game_module(game: str) -> Any:
-    module = GAME_POLICIES.get(game)
-    if module is None:
-        raise SpecError(f"no policies for game {game!r}; games: {', '.join(GAME_POLICIES)}")
+def _policies(game: str) -> GamePolicies:
     try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise SpecError(f"the {game} policies are not available ({exc})") from None
+        return policies_for(game)
+    except UnknownGameError as error:
+        raise SpecError(str(error)) from None
 
 
 def builtin_names(game: str) -> list[str]:
     """The built-in policy names of `game`."""
-    return list(getattr(_game_module(game), "BUILTINS", {}))
+    return list(_policies(game).builtins)
 
 
 def _call_factory(factory: Callable[..., Any], arg: str | None, seed: int) -> Any:
@@ -100,7 +89,7 @@ def _call_factory(factory: Callable[..., Any], arg: str | None, seed: int) -> An
 
 def _builtin(body: str, game: str, options: SpecOptions) -> Any:
     name, _, arg = body.partition(":")
-    builtins = getattr(_game_module(game), "BUILTINS", {})
+    builtins = _policies(game).builtins
     factory = builtins.get(name)
     if factory is None:
         raise SpecError(
@@ -176,24 +165,21 @@ def _cli(body: str, game: str, options: SpecOptions) -> Any:
     return _checked(policy, f"cli:{body}", options)
 
 
-def _text_engine(kind: str) -> Callable[[str, str, SpecOptions], Any]:
+def _engine(kind: str) -> Callable[[str, str, SpecOptions], Any]:
+    """An engine prefix: the game's policies say which engines speak its text contract."""
+
     def make(body: str, game: str, options: SpecOptions) -> Any:
-        adapter = getattr(_game_module(game), "make_text_engine_policy", None)
-        if adapter is None:
-            raise SpecError(f"{kind}: engines do not play {game} yet")
+        factory = _policies(game).engines.get(kind)
+        if factory is None:
+            players = [g for g in policy_games() if kind in _policies(g).engines]
+            raise SpecError(
+                f"{kind}: engines do not play {game}; they play {', '.join(players) or 'nothing'}"
+            )
         if kind == "bf" and not Path(body).is_file():
             raise SpecError(f"bf:{body}: no such Brainfuck file")
-        return adapter(kind, body, options)
+        return factory(body, options)
 
     return make
-
-
-def _uci(body: str, game: str, options: SpecOptions) -> Any:
-    if game != "chess":
-        raise SpecError(f"uci: engines play chess, not {game}")
-    from policies.engines.uci import make_uci_policy
-
-    return make_uci_policy(body)
 
 
 def _sb3(body: str, game: str, options: SpecOptions) -> Any:
@@ -209,10 +195,10 @@ PREFIXES: dict[str, Callable[[str, str, SpecOptions], Any]] = {
     "policy": _builtin,
     "llm": _llm,
     "py": _py,
-    "bf": _text_engine("bf"),
-    "cmd": _text_engine("cmd"),
+    "bf": _engine("bf"),
+    "cmd": _engine("cmd"),
     "cli": _cli,
-    "uci": _uci,
+    "uci": _engine("uci"),
     "sb3": _sb3,
 }
 """Prefix -> `make(body, game, options)`."""

@@ -8,3 +8,17 @@ rungs as move rules), `contract` (the ladder's question and answer), `render` (t
 `warmup`, and `env` (`arcade_gym/Chess-v0`); the two-player PettingZoo env is
 `arcade_gym.multiagent.chess_v0`. The rules are in `docs/rules/chess.md`.
 """
+
+from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+
+GAME = GameDescriptor(
+    name="chess",
+    title="Chess",
+    envs=(EnvEntry("Chess-v0", "arcade_gym.chess.env:ChessEnv", "chess"),),
+    warmup="arcade_gym.chess.warmup:compile_kernels",
+    policies="policies.chess",
+    aec="arcade_gym.multiagent.chess_v0",
+)
+"""What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
+
+__all__ = ["GAME"]

@@ -1,2 +1,22 @@
 """Minesweeper (NARCADE rules 0.4.0): seeded boards with a safe 3x3 opening, one numba kernel per
 step, a Gymnasium env and a question/answer contract for policies."""
+
+from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+
+GAME = GameDescriptor(
+    name="minesweeper",
+    title="Minesweeper",
+    envs=(
+        EnvEntry(
+            "Minesweeper-v0",
+            "arcade_gym.minesweeper.env:MinesweeperEnv",
+            "minesweeper",
+            vector_entry_point="arcade_gym.minesweeper.vector:MinesweeperVectorEnv",
+        ),
+    ),
+    warmup="arcade_gym.minesweeper.engine:warmup",
+    policies="policies.minesweeper",
+)
+"""What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
+
+__all__ = ["GAME"]

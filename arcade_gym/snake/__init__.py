@@ -1,1 +1,21 @@
 """Snake: NARCADE rules 0.4.0 (easy 8x8, medium 12x12, hard 16x16) over one numba engine."""
+
+from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+
+GAME = GameDescriptor(
+    name="snake",
+    title="Snake",
+    envs=(
+        EnvEntry(
+            "Snake-v0",
+            "arcade_gym.snake.env:SnakeEnv",
+            "snake",
+            vector_entry_point="arcade_gym.snake.vector:SnakeVectorEnv",
+        ),
+    ),
+    warmup="arcade_gym.snake.env:compile_kernels",
+    policies="policies.snake",
+)
+"""What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
+
+__all__ = ["GAME"]

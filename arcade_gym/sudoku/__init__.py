@@ -1,2 +1,22 @@
 """Sudoku: a numba solver, a human-technique grader (tiers 1..7), a seeded generator, set v1 and
 the `arcade_gym/Sudoku-v0` env."""
+
+from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+
+GAME = GameDescriptor(
+    name="sudoku",
+    title="Sudoku",
+    envs=(
+        EnvEntry(
+            "Sudoku-v0",
+            "arcade_gym.sudoku.env:SudokuEnv",
+            "sudoku",
+            vector_entry_point="arcade_gym.sudoku.vector:SudokuVectorEnv",
+        ),
+    ),
+    warmup="arcade_gym.sudoku.warmup:compile_kernels",
+    policies="policies.sudoku",
+)
+"""What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
+
+__all__ = ["GAME"]

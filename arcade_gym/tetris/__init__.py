@@ -1,2 +1,28 @@
 """Tetris: the `tetris-bench@3` ruleset (guideline scoring, candidate placements) and NARCADE's
 primitive-control variant, over one numba engine."""
+
+from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+
+GAME = GameDescriptor(
+    name="tetris",
+    title="Tetris",
+    envs=(
+        EnvEntry(
+            "Tetris-v3",
+            "arcade_gym.tetris.env:TetrisEnv",
+            "tetris",
+            vector_entry_point="arcade_gym.tetris.vector:TetrisVectorEnv",
+        ),
+        EnvEntry(
+            "TetrisPrimitive-v3",
+            "arcade_gym.tetris.env:TetrisPrimitiveEnv",
+            "tetris-controls",
+            vector_entry_point="arcade_gym.tetris.vector:TetrisPrimitiveVectorEnv",
+        ),
+    ),
+    warmup="arcade_gym.tetris.warmup:compile_kernels",
+    policies="policies.tetris",
+)
+"""What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
+
+__all__ = ["GAME"]

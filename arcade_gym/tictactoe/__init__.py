@@ -5,3 +5,24 @@ numba kernels (`engine`), a brute-force oracle (`oracle`), the sparring partners
 Gymnasium env (`env`, `arcade_gym/TicTacToe-v0`); the two-player PettingZoo env is
 `arcade_gym.multiagent.tictactoe_v0`.
 """
+
+from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+
+GAME = GameDescriptor(
+    name="tictactoe",
+    title="Tic-tac-toe",
+    envs=(
+        EnvEntry(
+            "TicTacToe-v0",
+            "arcade_gym.tictactoe.env:TicTacToeEnv",
+            "tictactoe",
+            vector_entry_point="arcade_gym.tictactoe.vector:TicTacToeVectorEnv",
+        ),
+    ),
+    warmup="arcade_gym.tictactoe.warmup:compile_kernels",
+    policies="policies.tictactoe",
+    aec="arcade_gym.multiagent.tictactoe_v0",
+)
+"""What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
+
+__all__ = ["GAME"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from policies.chess.weak import WeakRung
+from policies.game_policies import GamePolicies
 
 BUILTINS: dict[str, Callable[..., WeakRung]] = {
     name: (lambda seed=0, _name=name: WeakRung(_name, seed))
@@ -13,4 +14,21 @@ BUILTINS: dict[str, Callable[..., WeakRung]] = {
 }
 """Weak rung name -> factory `(seed=0) -> policy`."""
 
-__all__ = ["BUILTINS", "WeakRung"]
+
+def _uci_engine(body: str, options: object) -> object:
+    from policies.engines.uci import make_uci_policy
+
+    return make_uci_policy(body)
+
+
+POLICIES = (
+    GamePolicies(
+        "chess",
+        BUILTINS,
+        prompt="policies.llm.prompts.chess:make_prompt",
+        engines={"uci": _uci_engine},
+    ),
+)
+"""What the policy grammar reads about chess (`policies/game_policies.py`)."""
+
+__all__ = ["BUILTINS", "POLICIES", "WeakRung"]

@@ -1,20 +1,19 @@
 """Every LLM lane is a prompt module plus the chat-policy base; this module binds them by game.
 
-`make_llm_policy(slug, game)` builds the lane of a registered model for any game that has a
-prompt module: `tetris` (Tetris Bench placements), `tetris-controls`, `snake`, `minesweeper`
-(NARCADE), `tictactoe` (the arena), and any `policies/llm/prompts/<game>.py` that defines
-`make_prompt(game)` (sudoku, chess). `make_cli_policy(command, game)` plays the same lanes
+`make_llm_policy(slug, game)` builds the lane of a registered model for any game whose policies
+name a prompt factory (`GamePolicies.prompt`, `policies/game_policies.py`); this module names no
+game. `make_cli_policy(command, game)` plays the same lanes
 through an agent command-line tool (`cli:COMMAND`). The named classes (`LLMTetrisBrain`,
 `LLMNarcadePolicy`, `LLMTicTacToeEngine`) and factories are the lanes' historical entry points.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 from typing import Any
 
+from policies.game_policies import UnknownGameError, load, policies_for
 from policies.llm.chat_policy import ChatPolicy
 from policies.llm.cost_meter import CostMeter
 from policies.llm.prompts.base import ChatPrompt
@@ -23,30 +22,19 @@ from policies.llm.prompts.tetris import PROMPT as TETRIS_PROMPT
 from policies.llm.prompts.tictactoe import PROMPT as TICTACTOE_PROMPT
 from policies.llm.registry import ModelSpec, get_spec, load_registry
 
-PROMPT_MODULES: dict[str, tuple[str, str]] = {
-    "tetris": ("tetris", "tetris"),
-    "tetris-controls": ("narcade", "tetris"),
-    "snake": ("narcade", "snake"),
-    "minesweeper": ("narcade", "minesweeper"),
-    "tictactoe": ("tictactoe", "tictactoe"),
-}
-"""Game -> (module under `policies.llm.prompts`, the game name its `make_prompt` takes); other
-games use the module named after the game."""
-
 
 def prompt_for(game: str) -> ChatPrompt:
-    """The prompt module of `game`; ValueError when no LLM lane plays it."""
-    module_name, name = PROMPT_MODULES.get(game, (game, game))
+    """The prompt of `game`'s LLM lane; ValueError when no LLM lane plays it."""
     try:
-        module = importlib.import_module(f"policies.llm.prompts.{module_name}")
-    except ImportError:
-        raise ValueError(
-            f"LLMs do not play {game!r} yet (no policies/llm/prompts/{game}.py)"
-        ) from None
-    make = getattr(module, "make_prompt", None)
+        policies = policies_for(game)
+    except UnknownGameError as error:
+        raise ValueError(f"LLMs do not play {game!r}: {error}") from None
+    if policies.prompt is None:
+        raise ValueError(f"LLMs do not play {game!r} yet (its policies name no prompt)")
+    make = load(policies.prompt)
     if not callable(make):
-        raise ValueError(f"policies/llm/prompts/{module_name}.py has no make_prompt(game)")
-    prompt: ChatPrompt = make(name)
+        raise ValueError(f"{policies.prompt} is not a prompt factory")
+    prompt: ChatPrompt = make(policies.prompt_game or game)
     return prompt
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from policies.game_policies import GamePolicies
 from policies.minesweeper.baselines import (
     HeuristicMinesweeper,
     RandomMinesweeper,
@@ -15,8 +16,19 @@ BUILTINS: dict[str, type[RandomMinesweeper] | type[HeuristicMinesweeper]] = {
 }
 """Policy slug -> class."""
 
+POLICIES = (
+    GamePolicies(
+        "minesweeper",
+        BUILTINS,
+        prompt="policies.llm.prompts.narcade:make_prompt",
+        sb3="policies.minesweeper.sb3:ADAPTER",
+    ),
+)
+"""What the policy grammar reads about Minesweeper (`policies/game_policies.py`)."""
+
 __all__ = [
     "BUILTINS",
+    "POLICIES",
     "HeuristicMinesweeper",
     "RandomMinesweeper",
     "choose_cell",

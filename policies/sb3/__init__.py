@@ -1,15 +1,15 @@
 """Stable-Baselines3 models as policies: `sb3:PATH.zip` or `sb3:ALGO:PATH.zip` in the grammar.
 
 A model trained on an arcade-gym env answers that env's benchmark: the question is turned into
-the observation the env would have shown (`policies/sb3/games.py`), the model scores every action
-(policy logits, or Q-values for DQN / QR-DQN), the best unmasked action is taken (deterministic:
-the same file and question always give the same answer; for MaskablePPO exactly
+the observation the env would have shown (the game's adapter, `policies/<game>/sb3.py`), the
+model scores every action (policy logits, or Q-values for DQN / QR-DQN), the best unmasked
+action is taken (deterministic: the same file and question always give the same answer; for
+MaskablePPO exactly
 `predict(deterministic=True, action_masks=mask)`), and mapped back to the benchmark's answer.
 The mask is applied for every algorithm: a model that would pick an illegal action plays its best
 legal one instead. The identity names the file's hash, so a log says which model played.
 
-Games: `tetris` (Tetris Bench, `Tetris-v3`), `tetris-controls`, `snake`, `minesweeper` (NARCADE,
-`TetrisPrimitive-v3`, `Snake-v0`, `Minesweeper-v0`) and `tictactoe` (the arena, `TicTacToe-v0`).
+The games are those whose policies folder names an adapter (`policies.sb3.games.sb3_games()`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from gymnasium import spaces
 
 from policies.base import DecisionContext, PolicyIdentity
 from policies.model_files import file_digest
-from policies.sb3.games import ADAPTERS, GameAdapter
+from policies.sb3.games import GameAdapter, adapter_for, sb3_games
 from policies.sb3.loading import ModelFileError, load_model, model_slug, parse_body
 
 ADAPTER_VERSION = "1"
@@ -130,9 +130,9 @@ def make_sb3_policy(body: str, game: str, options: Any = None) -> SB3Policy:
     """The policy `sb3:<body>` names for `game` (`body` = `PATH.zip` or `ALGO:PATH.zip`);
     `SB3ModelError` (a ValueError the grammar reports as a SpecError) for a missing or
     unreadable file or a game without an env adapter."""
-    adapter = ADAPTERS.get(game)
+    adapter = adapter_for(game)
     if adapter is None:
-        raise SB3ModelError(f"sb3: models do not play {game}; games: {', '.join(ADAPTERS)}")
+        raise SB3ModelError(f"sb3: models do not play {game}; games: {', '.join(sb3_games())}")
     algorithm, path = parse_body(body)
     try:
         algorithm, model = load_model(algorithm, path)
@@ -145,4 +145,4 @@ def make_sb3_policy(body: str, game: str, options: Any = None) -> SB3Policy:
     return SB3Policy(model, algorithm, adapter, path)
 
 
-__all__ = ["ADAPTERS", "SB3ModelError", "SB3Policy", "make_sb3_policy"]
+__all__ = ["SB3ModelError", "SB3Policy", "make_sb3_policy"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from policies.game_policies import GamePolicies
 from policies.snake.baselines import HeuristicSnake, RandomSnake
 
 BUILTINS: dict[str, type[RandomSnake] | type[HeuristicSnake]] = {
@@ -23,4 +24,14 @@ def make_policy(slug: str, **kw: Any) -> RandomSnake | HeuristicSnake:
     return cls(**kw)
 
 
-__all__ = ["BUILTINS", "HeuristicSnake", "RandomSnake", "make_policy"]
+POLICIES = (
+    GamePolicies(
+        "snake",
+        BUILTINS,
+        prompt="policies.llm.prompts.narcade:make_prompt",
+        sb3="policies.snake.sb3:ADAPTER",
+    ),
+)
+"""What the policy grammar reads about Snake (`policies/game_policies.py`)."""
+
+__all__ = ["BUILTINS", "POLICIES", "HeuristicSnake", "RandomSnake", "make_policy"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from policies.game_policies import GamePolicies
 from policies.sudoku.baselines import SinglesPolicy, SolverPolicy, TechniquesPolicy
 
 BUILTINS: dict[str, Callable[..., Any]] = {
@@ -15,4 +16,7 @@ BUILTINS: dict[str, Callable[..., Any]] = {
 }
 """Policy name -> factory; `techniques` takes the tier K (`techniques:3`)."""
 
-__all__ = ["BUILTINS", "SinglesPolicy", "SolverPolicy", "TechniquesPolicy"]
+POLICIES = (GamePolicies("sudoku", BUILTINS, prompt="policies.llm.prompts.sudoku:make_prompt"),)
+"""What the policy grammar reads about Sudoku (`policies/game_policies.py`)."""
+
+__all__ = ["BUILTINS", "POLICIES", "SinglesPolicy", "SolverPolicy", "TechniquesPolicy"]

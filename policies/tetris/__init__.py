@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from policies.game_policies import GamePolicies
+from policies.tetris.controls import BUILTINS as CONTROLS_BUILTINS
 from policies.tetris.heuristic import HeuristicBrain
 from policies.tetris.linear import LinearBrain
 from policies.tetris.random_brain import RandomBrain
@@ -54,8 +56,26 @@ def warmup() -> float:
     return time.perf_counter() - t0
 
 
+POLICIES = (
+    GamePolicies(
+        "tetris",
+        BUILTINS,
+        prompt="policies.llm.prompts.tetris:make_prompt",
+        sb3="policies.tetris.sb3:ADAPTER",
+    ),
+    GamePolicies(
+        "tetris-controls",
+        CONTROLS_BUILTINS,
+        prompt="policies.llm.prompts.narcade:make_prompt",
+        prompt_game="tetris",
+        sb3="policies.tetris.sb3:CONTROLS_ADAPTER",
+    ),
+)
+"""Tetris Bench placements and NARCADE's primitive controls (`policies/game_policies.py`)."""
+
 __all__ = [
     "BUILTINS",
+    "POLICIES",
     "HeuristicBrain",
     "LinearBrain",
     "RandomBrain",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from policies.game_policies import GamePolicies
 from policies.tictactoe.sparring import (
     GreedyPlayer,
     PerfectPlayer,
@@ -34,8 +35,23 @@ def make_player(slug: str, seed: int = 0) -> SparringPlayer:
     return cls(seed=seed)
 
 
+POLICIES = (
+    GamePolicies(
+        "tictactoe",
+        BUILTINS,
+        prompt="policies.llm.prompts.tictactoe:make_prompt",
+        sb3="policies.tictactoe.sb3:ADAPTER",
+        engines={
+            "bf": lambda body, options: make_text_engine_policy("bf", body, options),
+            "cmd": lambda body, options: make_text_engine_policy("cmd", body, options),
+        },
+    ),
+)
+"""What the policy grammar reads about tic-tac-toe (`policies/game_policies.py`)."""
+
 __all__ = [
     "BUILTINS",
+    "POLICIES",
     "GreedyPlayer",
     "PerfectPlayer",
     "RandomPlayer",

@@ -1,0 +1,48 @@
+"""What a game folder tells the rest of the suite about itself: one `GameDescriptor`.
+
+Every registry (Gymnasium ids, vector entry points, warmups, the policy grammar, the LLM lanes, the
+SB3 adapters, `arcade-eval bench`) is read off the descriptors, so adding a game is one folder that
+exports `GAME` and one name in `arcade_gym/games.py`. Every field is data (strings naming
+`module:attribute`), so reading a descriptor imports no kernel and compiles nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered env of a game.
+
+    `id` is the Gymnasium id without the namespace (`Tetris-v3`); `entry_point` and
+    `vector_entry_point` are `module:Class`; `game` names the questions the env asks (the
+    policy grammar's game: a policy for `game` plays this env's benchmark questions).
+    """
+
+    id: str
+    entry_point: str
+    game: str
+    vector_entry_point: str | None = None
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    """A game folder: its name, its envs, and where its facets live.
+
+    `warmup` compiles (or loads from numba's cache) the folder's kernels (`module:function`);
+    `policies` is the module of its built-in policies (`policies/<game>/`, read by the policy
+    layer, never imported here); `aec` names its PettingZoo module when it has one.
+    """
+
+    name: str
+    title: str
+    envs: tuple[EnvEntry, ...]
+    warmup: str
+    policies: str
+    aec: str | None = None
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The policy-grammar games this folder's envs ask, in env order, without duplicates."""
+        return tuple(dict.fromkeys(entry.game for entry in self.envs))
