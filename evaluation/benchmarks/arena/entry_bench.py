@@ -3,8 +3,10 @@ its result saved beside it.
 
 The engine plays exactly the run `arcade-eval arena --policy bf:PATH` plays (`runner.run_arena`,
 into a scratch directory). What is kept is the saved result (`entries.py`: the grade, the score
-and its parts, every table number, the engine's SHA-256, the full report) and the 24 match logs
-the site replays, in the folder of the same name (`arcade-eval verify` accepts them).
+and its parts, every table number, the engine's SHA-256, the full report) and, in the folder of
+the same name, the event log of every game it played: `positions/<id>.jsonl` (188) and
+`matches/<id>.jsonl` (24), which `arcade-eval verify` accepts and from which
+`evidence.verified_results` re-computes the whole result before anything shows it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from evaluation.benchmarks.arena.entries import (
     Entry,
     EntryError,
     engine_sha256,
+    read_engine,
     result_stem,
 )
 from evaluation.benchmarks.arena.report import ArenaReport
@@ -34,6 +37,8 @@ from policies.specs import SpecOptions
 
 MATCH_LOGS = "matches"
 """The folder (inside a result's log folder) holding the match logs."""
+POSITION_LOGS = "positions"
+"""The folder (inside a result's log folder) holding the suite positions' logs."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,7 @@ def result_document(
 ) -> dict[str, Any]:
     """The saved result: what the tier list and the entry page show, and the full report."""
     full = report.to_dict(timings=False)
+    root = entry.entries_root if entry is not None else engine.resolve().parent
     table = full["table"]
     stats = full["moveStats"]
     overall = full["matches"].get("all", {"win": 0, "draw": 0, "loss": 0, "points": 0, "games": 0})
@@ -75,7 +81,7 @@ def result_document(
         "entry": entry.id if entry is not None else None,
         "metadata": entry.metadata.model_dump() if entry is not None else None,
         "engineFile": engine.name,
-        "engineSha256": engine_sha256(engine),
+        "engineSha256": engine_sha256(engine, root),
         "engineBytes": engine.stat().st_size,
         "seed": report.seed,
         "suite": report.suite_version,
@@ -116,7 +122,11 @@ def bench_engine(
 ) -> Benched:
     """Run the official suite of `seed` on `engine` (an entry's, named by its id, or a loose file
     through the `bf:` grammar) and, for an entry with `save`, write its result and match logs
-    under `<entry>/results/`. Raises `EntryError` when the run cannot finish."""
+    under `<entry>/results/`. Raises `EntryError` when the run cannot finish, or for an entry
+    engine that is a link out of the entries directory (never run)."""
+    if entry is not None:
+        read_engine(engine, entry.entries_root)
+        entry.inside(entry.results)
     spec = f"bf:{engine}"
     pool: PolicyPool
     if entry is not None:
@@ -145,8 +155,9 @@ def bench_engine(
             saved = entry.results / f"{stem}.json"
             if saved.exists() or saved.with_suffix("").exists():
                 raise EntryError(f"{entry.id}: {saved} already exists; wait a second and rerun")
-            matches = next((run_dir / "logs").glob(f"*/{MATCH_LOGS}"))
-            shutil.copytree(matches, saved.with_suffix("") / MATCH_LOGS)
+            played = next((run_dir / "logs").glob(f"*/{MATCH_LOGS}")).parent
+            for kind in (POSITION_LOGS, MATCH_LOGS):
+                shutil.copytree(played / kind, saved.with_suffix("") / kind)
         document = result_document(
             report, engine=engine, entry=entry, when=when, logs=stem if saved else None
         )

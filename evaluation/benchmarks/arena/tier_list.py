@@ -1,12 +1,18 @@
 """The arena's tier list: every entry's official result, ranked by score (`arcade-eval arena
-table`, the site's arena index)."""
+table`, the site's arena index).
+
+Only a verified result is ranked (`evidence.verified_results`: its logs replay and give its
+numbers); an entry whose results are all unverified is listed unranked, and every unverified
+result is listed with its reason.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evaluation.benchmarks.arena.entries import Entry, official_result
+from evaluation.benchmarks.arena.entries import Entry
+from evaluation.benchmarks.arena.evidence import Evidence, verified_results
 
 COLUMNS = (
     "Entry",
@@ -30,12 +36,22 @@ def millions(count: float | None) -> str:
     return f"{count:.0f}"
 
 
-def tier_rows(entries: Sequence[Entry]) -> list[dict[str, Any]]:
-    """One row per entry, best score first; entries without an official result last."""
+def tier_rows(
+    entries: Sequence[Entry], evidence: Mapping[str, Evidence] | None = None
+) -> list[dict[str, Any]]:
+    """One row per entry, best verified score first; entries without a verified official result
+    last, unranked. `unverified` lists the results not shown and why; `evidence` (entry id ->
+    `verified_results(entry)`) saves checking again what the caller has checked."""
     rows: list[dict[str, Any]] = []
     for entry in entries:
-        result = official_result(entry)
-        row: dict[str, Any] = {"entry": entry.id, "name": entry.metadata.name, "benched": False}
+        checked = (evidence or {}).get(entry.id) or verified_results(entry)
+        result = checked.official
+        row: dict[str, Any] = {
+            "entry": entry.id,
+            "name": entry.metadata.name,
+            "benched": False,
+            "unverified": [u.to_dict() for u in checked.unverified],
+        }
         if result is not None:
             matches = result["matches"]
             row.update(
@@ -63,7 +79,8 @@ def tier_rows(entries: Sequence[Entry]) -> list[dict[str, Any]]:
 def row_cells(row: dict[str, Any]) -> list[str]:
     """A row as the table's column texts."""
     if not row["benched"]:
-        return [row["name"], "not benched", "", "", "", "", ""]
+        status = "unverified" if row.get("unverified") else "not benched"
+        return [row["name"], status, "", "", "", "", ""]
     m = row["matches"]
     return [
         row["name"],
@@ -85,4 +102,16 @@ def tier_text(rows: Sequence[dict[str, Any]]) -> str:
         for line in body
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    notes = unverified_lines(rows)
+    if notes:
+        lines += ["", "Unverified results (not ranked):", *(f"  {line}" for line in notes)]
     return "\n".join(lines)
+
+
+def unverified_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`<entry>/results/<file>: <reason>` for every unverified result of the rows."""
+    return [
+        f"{row['entry']}/results/{u['result']}: {u['reason']}"
+        for row in rows
+        for u in row.get("unverified", ())
+    ]

@@ -41,7 +41,7 @@ def results_of(root: Path, entry_id: str) -> list[Path]:
     return sorted((root / entry_id / "results").glob("*.json"))
 
 
-def test_bench_saves_a_result_with_every_table_number_and_verifiable_match_logs(
+def test_bench_saves_a_result_with_every_table_number_and_verifiable_logs_of_every_game(
     benched: Path,
 ) -> None:
     (saved,) = results_of(benched, "floor")
@@ -61,8 +61,9 @@ def test_bench_saves_a_result_with_every_table_number_and_verifiable_match_logs(
     assert document["report"]["engine"]["slug"] == "entry-floor"
     logs = saved.with_suffix("") / "matches"
     assert len(list(logs.glob("*.jsonl"))) == 24
+    assert len(list((saved.with_suffix("") / "positions").glob("*.jsonl"))) == 188
     reports = verify_paths([saved.with_suffix("")])
-    assert len(reports) == 24 and all(r.ok for r in reports)
+    assert len(reports) == 188 + 24 and all(r.ok for r in reports)
 
 
 def test_a_broken_engine_is_graded_with_its_illegal_moves(benched: Path) -> None:
