@@ -16,7 +16,7 @@ from arcade_gym.chess.positions import check_variant, start_board
 from arcade_gym.chess.render import render_ansi
 from arcade_gym.chess.rules import ACTION_SIZE, CHESS960_POSITIONS, OBS_PLANES
 from arcade_gym.core.args import check_choice, check_int, check_render_mode
-from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.core.env import ArcadeEnv, StepResult, reset_options
 from arcade_gym.core.seeding import seed_to_u64
 
 AGENT_COLOURS = ("white", "black", "alternate")
@@ -105,7 +105,7 @@ class ChessEnv(ArcadeEnv[np.ndarray]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        self._next_start = (options or {}).get("start", self.start)
+        self._next_start = reset_options(options).get("start", self.start)
         if self._next_start is not None:
             start_board(self.variant, self._next_start)
         if seed is not None:

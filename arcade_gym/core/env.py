@@ -27,7 +27,8 @@ How a new game uses it (see `arcade_gym/snake/env.py` for a complete example):
 What every env then does the same way:
 
 - `reset(seed=int)` follows Gymnasium; `reset(options={"seed": "seed-07"})` plays a named seed,
-  checked by the game; an unknown option key is a ValueError naming the keys the env understands.
+  checked by the game; an unknown option key is a ValueError naming the keys the env understands,
+  and options that are not a dict a TypeError naming `options` (`reset_options`).
 - `step()` before the first `reset()` raises `RuntimeError("call reset() first")`, and after the
   episode ended a RuntimeError asking for `reset()`.
 - An action is a Python int, a numpy integer or a 0-d integer array; anything else (1.7, "0",
@@ -40,6 +41,8 @@ What every env then does the same way:
   that changes nothing, pays `illegal_reward` and sets `info["illegal"]` (counted against the
   decision cap), and `"terminate"` ends the episode with that penalty. Out-of-range and
   non-integer actions still raise: they are bugs, not moves.
+- `pickle` and `copy.deepcopy` give an independent copy that plays on exactly like the original
+  (`arcade_gym/core/copying.py` keeps a game's numpy views linked; games inherit `KeepsViews`).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from gymnasium import spaces
 
 from arcade_gym.core.actions import action_index
 from arcade_gym.core.args import check_choice, check_reward
+from arcade_gym.core.copying import KeepsViews
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import MaskedDiscrete
 
@@ -66,13 +70,27 @@ ENDED = "the episode has ended; call reset() before step()"
 
 _NEW, _RUNNING, _ENDED = 0, 1, 2
 
+
+def reset_options(options: object) -> Mapping[str, Any]:
+    """`reset(options=...)` as a mapping (None: empty); anything else is one TypeError naming
+    `options`, for every env (single, vector, PettingZoo), before the env changes at all."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(
+            f"reset(options=...) must be a dict or None, got {type(options).__name__} "
+            f"{options!r:.40}; pass e.g. options={{'seed': 'seed-07'}}"
+        )
+    return options
+
+
 ILLEGAL_ACTION_MODES = ("raise", "penalty", "terminate")
 """What a masked action does: raise ValueError (default); or leave the state unchanged, pay
 `illegal_reward` and set `info["illegal"]`, continuing (`penalty`, each one counted against the
 decision cap) or ending the episode (`terminate`)."""
 
 
-class ArcadeEnv(gym.Env[Any, np.int64], Generic[ObsT]):
+class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
     """The shared behaviour of every arcade-gym env (this module's docstring says how to use it)."""
 
     option_keys: ClassVar[frozenset[str]] = frozenset({"seed"})
@@ -159,8 +177,8 @@ class ArcadeEnv(gym.Env[Any, np.int64], Generic[ObsT]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
+        named = self.named_seed(options)  # checked before the env changes
         super().reset(seed=seed)
-        named = self.named_seed(options)
         self.action_space.mark_stale()
         self._phase = _NEW  # until the new game stands (a failing game stays unplayable)
         obs, info = self._begin(self._draw_seed() if named is None else named)
@@ -194,10 +212,7 @@ class ArcadeEnv(gym.Env[Any, np.int64], Generic[ObsT]):
     # --- the one reading of options and actions -------------------------------------------------
     def named_seed(self, options: Mapping[str, Any] | None) -> str | int | None:
         """The checked named seed in `options`, or None; unknown keys are refused."""
-        if options is None:
-            return None
-        if not isinstance(options, Mapping):
-            raise TypeError(f"options must be a dict, got {type(options).__name__}")
+        options = reset_options(options)
         unknown = [key for key in options if key not in self.option_keys]
         if unknown:
             raise ValueError(

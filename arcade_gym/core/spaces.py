@@ -9,8 +9,10 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 from numba import njit
 
+from arcade_gym.core.copying import KeepsViews
 
-class MaskedDiscrete(spaces.Discrete):
+
+class MaskedDiscrete(KeepsViews, spaces.Discrete):
     """A `Discrete` space whose `sample()` draws a legal action of its env by default.
 
     It holds the env's live action mask, so `env.action_space.sample()` never picks a masked
@@ -53,7 +55,7 @@ class MaskedDiscrete(spaces.Discrete):
         return int(legal[int(action) % legal.size])
 
 
-class BatchMaskedDiscrete(spaces.MultiDiscrete):
+class BatchMaskedDiscrete(KeepsViews, spaces.MultiDiscrete):
     """The action space of a native vector env: N copies of `Discrete(n)` whose `sample()` draws
     a legal action for every game from the live (N, n) mask (an all-zero row draws 0; a game
     that resets on this step ignores its action). `sample(mask=...)` with an (N, n) array or a

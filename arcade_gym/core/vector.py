@@ -33,7 +33,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from arcade_gym.core.args import check_choice, check_int, check_reward
-from arcade_gym.core.env import ILLEGAL_ACTION_MODES
+from arcade_gym.core.copying import KeepsViews
+from arcade_gym.core.env import ILLEGAL_ACTION_MODES, reset_options
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import BatchMaskedDiscrete
 
@@ -43,7 +44,7 @@ SEED_BLOCK = 16
 MAX_NUM_ENVS = 1 << 20
 
 
-class ArcadeVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
+class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
     """Shared behaviour of the native vector envs (this module's docstring says how to use it)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
@@ -116,9 +117,10 @@ class ArcadeVectorEnv(VectorEnv[Any, np.ndarray, np.ndarray]):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[Any, dict[str, Any]]:
-        if options:
+        opts = reset_options(options)
+        if opts:
             raise ValueError(
-                f"unknown reset option(s) {sorted(map(str, options))}; the vector envs take "
+                f"unknown reset option(s) {sorted(map(str, opts))}; the vector envs take "
                 "seeds as reset(seed=int or a list of ints)"
             )
         n = self.num_envs

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from arcade_gym.core.copying import KeepsViews
 from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.minesweeper import engine as E
 from arcade_gym.minesweeper.contract import MinesweeperQuestion, parse_action
@@ -49,7 +50,7 @@ def _action_texts(rows: int, cols: int) -> tuple[str, ...]:
     return tuple(action_text(*action_from_index(a, rows, cols)) for a in range(2 * rows * cols))
 
 
-class MinesweeperGame:
+class MinesweeperGame(KeepsViews):
     """One game: the hidden field, the visible board, counters, the legal-action mask.
 
     The opening cell is the first draw of the seed's splitmix64 stream (uniform over all cells,

@@ -7,7 +7,6 @@ from typing import Any
 import chess
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -16,6 +15,8 @@ from arcade_gym.chess.positions import check_variant, start_board
 from arcade_gym.chess.render import render_ansi
 from arcade_gym.chess.rules import ACTION_SIZE, OBS_PLANES
 from arcade_gym.core.actions import action_index
+from arcade_gym.core.copying import KeepsViews
+from arcade_gym.core.env import reset_options
 
 AGENTS = ("player_0", "player_1")
 """player_0 plays white and player_1 black, as in PettingZoo's `chess_v6`."""
@@ -39,7 +40,7 @@ def wrapped_env(**kwargs: Any) -> AECEnv[str, Any, Any]:
     return wrappers.OrderEnforcingWrapper(inner)
 
 
-class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv[str, dict[str, np.ndarray], int], KeepsViews):  # noqa: N801 (PettingZoo's name)
     """Chess or Chess960 (python-chess rules), observed and acted on exactly as PettingZoo's
     `chess_v6` (an agent trained on one plays the other: `tests/chess/test_pettingzoo_parity.py`).
 
@@ -97,9 +98,6 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be a positive int or None, got {max_plies!r}")
         super().__init__()
-        EzPickle.__init__(
-            self, variant=variant, start=start, render_mode=render_mode, max_plies=max_plies
-        )
         self.variant = variant
         self.start = start
         self.render_mode = render_mode
@@ -142,7 +140,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """The start position again (or `options["start"]`). Chess has no randomness; `seed` is
         accepted for the API."""
-        start = (options or {}).get("start", self.start)
+        start = reset_options(options).get("start", self.start)
         self.game = ChessGame(self.variant, start)
         self._has_reset = True
         self._reset_bookkeeping()

@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from arcade_gym.core.actions import action_index
-from arcade_gym.core.env import NOT_RESET
+from arcade_gym.core.copying import KeepsViews
+from arcade_gym.core.env import NOT_RESET, reset_options
 from arcade_gym.tictactoe import engine as E
 from arcade_gym.tictactoe.render import render_ansi, render_rgb
 from arcade_gym.tictactoe.rules import DRAW, ILLEGAL, SIZES, WIN, line_length
@@ -33,7 +33,7 @@ def wrapped_env(size: int = 3, render_mode: str | None = None) -> AECEnv[str, An
     return wrappers.OrderEnforcingWrapper(inner)
 
 
-class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv[str, dict[str, np.ndarray], int], KeepsViews):  # noqa: N801 (PettingZoo's name)
     """k-in-a-row on 3x3 (3 in a row), 5x5 (4) or 10x10 (5), X first, no gravity
     (`docs/rules/tictactoe.md`).
 
@@ -70,7 +70,6 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
                 f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
         super().__init__()
-        EzPickle.__init__(self, size=size, render_mode=render_mode)
         self.size = size
         self.k = line_length(size)
         self.render_mode = render_mode
@@ -114,8 +113,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # noqa: N801 
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new empty board, X (player_0) to move. The game has no randomness; `seed` is
-        and `options` are accepted for the API (PettingZoo's api_test passes both) and unused."""
+        """A new empty board, X (player_0) to move. The game has no randomness; `seed`
+        and `options` are accepted for the API (PettingZoo's api_test passes both) and unused
+        (options must still be a dict or None)."""
+        reset_options(options)
         self.board[:] = 0
         for planes in self._planes.values():
             planes[:] = 0

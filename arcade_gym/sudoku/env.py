@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade_gym.core.args import check_render_mode
-from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.core.env import ArcadeEnv, StepResult, reset_options
 from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.sudoku import engine
 from arcade_gym.sudoku.game import N_ACTIONS, SudokuGame
@@ -98,7 +98,7 @@ class SudokuEnv(ArcadeEnv[dict[str, Any]]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        self._options = dict(options) if isinstance(options, dict) else {}
+        self._options = dict(reset_options(options))
         return super().reset(seed=seed, options=options)
 
     def render(self) -> str | np.ndarray | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from arcade_gym.core.copying import KeepsViews
 from arcade_gym.sudoku import engine as E
 from arcade_gym.sudoku.contract import SudokuQuestion
 from arcade_gym.sudoku.rules import CELLS, cell_name, grid_text
@@ -15,7 +16,7 @@ from arcade_gym.sudoku.rules import CELLS, cell_name, grid_text
 N_ACTIONS = CELLS * 9
 
 
-class SudokuGame:
+class SudokuGame(KeepsViews):
     """One grid being filled in; `reset` starts a puzzle, `play` applies a legal action."""
 
     def __init__(self) -> None:

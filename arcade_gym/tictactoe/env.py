@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade_gym.core.args import check_choice, check_int, check_render_mode
-from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.core.env import ArcadeEnv, StepResult, reset_options
 from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.tictactoe import engine as E
 from arcade_gym.tictactoe.game import TicTacToeGame
@@ -92,6 +92,7 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        reset_options(options)  # refused before the alternation is touched
         self._reseeded = seed is not None
         return super().reset(seed=seed, options=options)
 

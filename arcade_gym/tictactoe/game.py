@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from arcade_gym.core.copying import KeepsViews
 from arcade_gym.tictactoe import engine as E
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from arcade_gym.tictactoe.rules import (
@@ -66,7 +67,7 @@ def position_error(board: np.ndarray, to_move: int) -> str | None:
     return None
 
 
-class TicTacToeGame:
+class TicTacToeGame(KeepsViews):
     """One game: an (n, n) int8 board (0 empty, 1 X, 2 O), the side to move, the result.
 
     `board` is the live array (row 0 at the top); cell `row * n + col` is the action index.

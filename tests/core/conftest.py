@@ -17,11 +17,12 @@ def env_ids() -> list[str]:
 
 def env_variants() -> list[tuple[str, dict[str, Any]]]:
     """(id, constructor keywords) for every id and each of its boards (`ArcadeEnv.variants`)."""
-    out = []
+    out: list[tuple[str, dict[str, Any]]] = []
     for env_id in env_ids():
         cls = gym.registry[env_id].entry_point
         if isinstance(cls, str):
             module, _, name = cls.partition(":")
             cls = getattr(__import__(module, fromlist=[name]), name)
-        out.extend((env_id, dict(kw)) for kw in getattr(cls, "variants", ({},)))
+        variants: tuple[dict[str, Any], ...] = getattr(cls, "variants", ({},))
+        out.extend((env_id, dict(kw)) for kw in variants)
     return out
