@@ -301,33 +301,49 @@ class FreeOpponent:
 
     def make(self, seed: int) -> Any:
         """The opponent policy, after checking that a file engine is the very file the match
-        was (or is to be) played against; `ValueError` naming the file otherwise."""
-        from evaluation.benchmarks.arena.entries import engine_sha256
+        was (or is to be) played against; `ValueError` naming the file otherwise. The file is
+        read once, within bounds and through no link leaving its folder (`entries.read_engine`),
+        and the bytes whose SHA-256 matched are the program that plays: a header naming any
+        other file on the machine makes `verify` refuse it without running or revealing it."""
+        import hashlib
+
+        from evaluation.benchmarks.arena.entries import EntryError, read_engine
+        from policies.engines.arena import BrainfuckEngine
         from policies.specs import make_policy
 
-        path = self.located()
-        if path is None:
+        found = self.located()
+        if found is None:
             return make_policy(self.spec, "tictactoe", SpecOptions(seed=seed))
-        digest = engine_sha256(path)
-        if digest != self.sha256:
+        path, root = found
+        try:
+            program = read_engine(path, root)
+        except EntryError as error:
+            raise ValueError(f"the opponent's engine file: {error}") from None
+        if hashlib.sha256(program).hexdigest() != self.sha256:
             raise ValueError(
-                f"the opponent's engine file {path} has changed (SHA-256 {digest}; the match "
-                f"was played against {self.sha256})"
+                f"the opponent's engine file {path} has changed: its SHA-256 is not the "
+                "recorded opponentSha256 of the file the match was played against"
             )
-        return make_policy(f"bf:{path}", "tictactoe", SpecOptions(seed=seed))
+        return BrainfuckEngine(program, name=path.stem)
 
-    def located(self) -> Path | None:
-        """A file engine's file: the recorded path, or, when the log comes from another
-        checkout, the same entry's engine among the shipped entries (the hash still decides).
-        `ValueError` naming the recorded path when neither exists; None for a sparring name."""
+    def located(self) -> tuple[Path, Path] | None:
+        """A file engine's file and the folder it must stay inside: the recorded (absolute)
+        path in its own folder, or, when the log comes from another checkout, the same entry's
+        engine among the shipped entries (the hash still decides). `ValueError` naming the
+        recorded path when neither exists; None for a sparring name."""
         from evaluation.benchmarks.arena.entries import EntryError, default_entries_dir, find_entry
 
         path = self.file
-        if path is None or path.is_file():
-            return path
+        if path is None:
+            return None
+        if not path.is_absolute():
+            raise ValueError(f"opponentSpec must name the engine file by its absolute path: {path}")
+        if path.is_file():
+            return path, path.parent
         if self.entry is not None:
             try:
-                return find_entry(default_entries_dir(), self.entry).engine
+                entry = find_entry(default_entries_dir(), self.entry)
+                return entry.engine, entry.entries_root
             except EntryError:
                 pass
         raise ValueError(f"the opponent's engine file {path} is missing")

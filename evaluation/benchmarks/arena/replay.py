@@ -5,17 +5,22 @@ The header carries the item it was played on; the replay rebuilds the suite of t
 and refuses a header whose item is not that suite's (a position or expected set edited in the
 header fails). A free match's header names its opponent (`episode.FreeOpponent`): the replay
 rebuilds it, refusing an engine file that is missing (a shipped entry's engine is also looked up
-by its id) or no longer has the recorded SHA-256, and re-derives its moves. `arcade-eval verify`
-(`evaluation/core/verify.py`) then feeds the recorded calls through the one loop.
+by its id), is no regular file, is a link leaving its folder or no longer has the recorded
+SHA-256, and re-derives its moves. Header fields that size work are checked first: the seed,
+the board size and `timeoutMs` (a finite number of milliseconds within the arena's limit).
+`arcade-eval verify` (`evaluation/core/verify.py`) then feeds the recorded calls through the one
+loop.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.tictactoe.rules import RULESET_ID
 from evaluation.benchmarks.arena.answers import WireAnswers
+from evaluation.benchmarks.arena.defaults import MAX_SEED, MAX_TIMEOUT_MS
 from evaluation.benchmarks.arena.episode import (
     FREE_MATCH,
     FreeOpponent,
@@ -53,8 +58,7 @@ def replay(contents: LogContents) -> Replay:
         raise ValueError(
             f"{item_data.get('id')!r} is not an item of suite {SUITE_VERSION} seed {seed}"
         )
-    timeout = settings.get("timeoutMs")
-    episode = make_episode(item, None if timeout is None else float(timeout))
+    episode = make_episode(item, _timeout(settings))
     return _replay_of(episode, contents)
 
 
@@ -66,18 +70,39 @@ def _free_match(contents: LogContents) -> Replay:
         raise ValueError(f"ruleset {ruleset!r} cannot be replayed by this version ({RULESET_ID})")
     seed = _seed(header)
     settings = header["settings"]
+    timeout = _timeout(settings)
+    size = settings.get("size")
+    if type(size) is not int:
+        raise ValueError(f"header field settings.size must be a board size, got {size!r}")
     opponent = FreeOpponent.from_settings(settings)
-    spec = free_match_spec(settings["size"], settings["engineMark"], opponent, seed)
-    timeout = settings.get("timeoutMs")
-    episode = MatchEpisode(spec, None if timeout is None else float(timeout), opponent.make(seed))
+    spec = free_match_spec(size, settings["engineMark"], opponent, seed)
+    episode = MatchEpisode(spec, timeout, opponent.make(seed))
     return _replay_of(episode, contents)
+
+
+def _timeout(settings: Mapping[str, Any]) -> float | None:
+    """The header's per-move limit: null (no limit, as `run_arena(timeout_ms=None)` records)
+    or a finite number of milliseconds in (0, `MAX_TIMEOUT_MS`]; `ValueError` naming the field."""
+    timeout = settings.get("timeoutMs")
+    if timeout is None:
+        return None
+    if (
+        type(timeout) not in (int, float)
+        or not math.isfinite(timeout)
+        or not 0 < timeout <= MAX_TIMEOUT_MS
+    ):
+        raise ValueError(
+            f"header field settings.timeoutMs must be a number of milliseconds in "
+            f"(0, {MAX_TIMEOUT_MS:.0f}], got {timeout!r}"
+        )
+    return float(timeout)
 
 
 def _seed(header: Mapping[str, Any]) -> int:
     """The header's seed (the suite's, or a free match's sparring seed)."""
     seed = header["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError(f"the seed must be an integer, got {seed!r}")
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"header field seed must be an integer in [0, 2**64), got {seed!r}")
     return seed
 
 

@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from arcade_gym.tictactoe.rules import RULESET_ID
-from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from evaluation.benchmarks.arena.defaults import (
+    BENCHMARK_ID,
+    DEFAULT_SEED,
+    DEFAULT_TIMEOUT_MS,
+    MAX_SEED,
+    MAX_TIMEOUT_MS,
+)
 from evaluation.benchmarks.arena.episode import Item, play_arena_game
 from evaluation.benchmarks.arena.report import ArenaReport, build_report
 from evaluation.benchmarks.arena.suite import SUITE_VERSION, Suite, build_suite
@@ -107,8 +113,10 @@ def run_arena(
     policy answers. Ctrl-C (or a stop on our side) ends the run resumably (`interrupted`)."""
     if not policies:
         raise RunError("--policy needs at least one policy, e.g. perfect")
-    if timeout_ms is not None and not timeout_ms > 0:
-        raise RunError("--timeout-ms must be > 0")
+    if timeout_ms is not None and not 0 < timeout_ms <= MAX_TIMEOUT_MS:
+        raise RunError(f"--timeout-ms must be > 0 and at most {MAX_TIMEOUT_MS:.0f} (a day)")
+    if not 0 <= seed <= MAX_SEED:
+        raise RunError("--seed must be an integer from 0 to 2**64 - 1")
     run_dir = RunDir(output_dir, BENCHMARK_ID, settings(policies, seed, timeout_ms))
     try:
         run_dir.prepare(resume=resume)
