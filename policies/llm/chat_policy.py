@@ -244,6 +244,7 @@ class ChatPolicy(PolicyIdentity):
             latency_ms=reply.latency_ms,
             finish_reason=reply.finish_reason,
             from_cache=reply.from_cache,
+            cache_key=reply.cache_key,
             messages=tuple(messages) if self.transcripts else None,
         )
         self._usage.add_reply(call)

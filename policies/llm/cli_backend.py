@@ -19,6 +19,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from policies.engines.agent_cli import make_cli_engine
@@ -86,8 +87,9 @@ class CliChatClient:
         if self.cache is not None:
             key = request_key(self.base_url, body, {})
             hit = self.cache.get(key)
-            if hit is not None:
-                return _reply(hit.body, hit.latency_ms, from_cache=True)
+            cached = None if hit is None else _cached_reply(hit.body, hit.latency_ms, key)
+            if cached is not None:
+                return cached
         booking = meter.reserve(str(body.get("model")), worst_case_usd) if meter else None
         stop = threading.Event()
         budget = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -111,6 +113,7 @@ class CliChatClient:
                 meter.settle(booking, cost_of(reply) if cost_of is not None else None)
             if self.cache is not None and key is not None:
                 self.cache.put(key, CachedResponse(reply.raw, {}, reply.latency_ms, 0))
+                reply = replace(reply, cache_key=key)
             return reply
         if meter is not None and booking is not None:
             meter.release(booking)
@@ -121,6 +124,17 @@ class CliChatClient:
         if out.failure == "timeout":
             raise TimeoutError(f"{self.base_url}: {out.error}")
         raise ServiceFailure(f"{self.base_url}: {out.error}", reason="cli")
+
+
+def _cached_reply(raw: dict[str, Any], latency_ms: float, key: str) -> ChatReply | None:
+    """A stored tool reply, or None when its body is not the shape `send` stores (re-asked)."""
+    choices = raw.get("choices")
+    if not isinstance(choices, list) or len(choices) != 1 or not isinstance(choices[0], dict):
+        return None
+    message = choices[0].get("message")
+    if not isinstance(message, dict) or not isinstance(message.get("content"), str):
+        return None
+    return replace(_reply(raw, latency_ms, from_cache=True), cache_key=key)
 
 
 def _reply(raw: dict[str, Any], latency_ms: float, *, from_cache: bool = False) -> ChatReply:

@@ -104,7 +104,9 @@ class ChatReply:
     was refused); pricing from tokens is the registry's job (`ModelSpec.price`). `refusal` is the
     structured-output refusal text when the server sent one. `latency_ms` covers the whole call,
     retries and waits included; `from_cache` marks a reply served by the response cache;
-    `cost_header` keeps LiteLLM's raw cost header (the cache stores it with the body).
+    `cache_key` is the request hash under which a cache-enabled client stores or found it (None
+    without a cache); `cost_header` keeps LiteLLM's raw cost header (the cache stores it with
+    the body).
     """
 
     text: str
@@ -121,6 +123,7 @@ class ChatReply:
     reported: CallCost = field(default_factory=CallCost)
     cost_header: str | None = None
     from_cache: bool = False
+    cache_key: str | None = None
 
 
 @dataclass
@@ -403,7 +406,11 @@ class ChatClient:
                 cached = _reply_from(hit.body, hit.headers, self.url, self.max_call_cost_usd)
                 if isinstance(cached, ChatReply):
                     return replace(
-                        cached, retries=hit.retries, latency_ms=hit.latency_ms, from_cache=True
+                        cached,
+                        retries=hit.retries,
+                        latency_ms=hit.latency_ms,
+                        from_cache=True,
+                        cache_key=key,
                     )
         model = str(body.get("model"))
         booking = meter.reserve(model, worst_case_usd) if meter is not None else None
@@ -430,6 +437,7 @@ class ChatClient:
         if self.cache is not None and key is not None:
             headers = {COST_HEADER: reply.cost_header} if reply.cost_header is not None else {}
             self.cache.put(key, CachedResponse(reply.raw, headers, reply.latency_ms, reply.retries))
+            reply = replace(reply, cache_key=key)
         return reply
 
     async def _with_retries(self, body: dict[str, Any], deadline: float | None) -> ChatReply:

@@ -43,11 +43,14 @@ class LLMCall:
     latency_ms: float | None = None
     finish_reason: str | None = None
     from_cache: bool = False
+    cache_key: str | None = None
     messages: tuple[dict[str, Any], ...] | None = None
 
     def to_dict(self, *, transcript: bool = False) -> dict[str, Any]:
-        """camelCase log fields (`transcript`: with the request messages). `fromCache` is left
-        out so a cached re-run logs exactly what the first run did."""
+        """camelCase log fields (`transcript`: with the request messages). A reply of a client
+        with a response cache adds `"cache": "used"` and its `requestHash`, alike on the run
+        that stored it and on a re-run that reads it; `fromCache` is left out so that re-run
+        logs exactly what the first run did (`policies/llm/cache.py`)."""
         out: dict[str, Any] = {
             "stateHash": self.state_hash,
             "decision": self.decision,
@@ -68,6 +71,9 @@ class LLMCall:
             "latencyMs": self.latency_ms,
             "finishReason": self.finish_reason,
         }
+        if self.cache_key is not None:
+            out["cache"] = "used"
+            out["requestHash"] = self.cache_key
         if transcript and self.messages is not None:
             out["messages"] = [dict(m) for m in self.messages]
         return out

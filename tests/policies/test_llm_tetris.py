@@ -869,3 +869,9 @@ def test_a_cached_rerun_makes_no_requests_and_writes_byte_identical_logs(
     (log_a,) = (tmp_path / "a" / "logs").rglob("*.jsonl")
     (log_b,) = (tmp_path / "b" / "logs").rglob("*.jsonl")
     assert log_a.read_bytes() == log_b.read_bytes()
+    usages = [
+        event["call"]["usage"]
+        for event in map(json.loads, log_b.read_text().splitlines())
+        if isinstance(event.get("call"), dict) and event["call"].get("usage")
+    ]
+    assert usages and all(u["cache"] == "used" and len(u["requestHash"]) == 64 for u in usages)
