@@ -44,10 +44,11 @@ class ChessQuestion(WireModel):
 
     def board_now(self) -> chess.Board:
         """The current position as a python-chess board, rebuilt from the start and the moves
-        (so repetitions and castling history are exact)."""
+        (so repetitions and castling history are exact); a ValueError when a move is not
+        legal."""
         board = chess.Board(self.start_fen, chess960=self.variant == "chess960")
         for uci in self.moves_uci:
-            board.push(chess.Move.from_uci(uci))
+            board.push(legal_uci(board, uci))
         return board
 
 
@@ -113,23 +114,62 @@ def extract_move_text(reply: str) -> str | None:
     return str(tags[-1]).strip() if tags else None
 
 
+def legal_move(board: chess.Board, move: chess.Move) -> chess.Move | None:
+    """`move` as the legal move of `board`'s side to move that it names, or None.
+
+    The one legality test of every chess path: a null move (`0000`) and a drop (`Q@e4`) are never
+    legal; a standard king-takes-rook castling (`e1h1`) comes back as the generated `e1g1`.
+    """
+    if not move or move.drop is not None:
+        return None
+    mask = chess.BB_SQUARES[move.from_square]
+    castles = board.is_castling(move) and move in board.legal_moves
+    for legal in board.generate_legal_moves(from_mask=mask):
+        if legal == move or (
+            castles
+            and board.is_castling(legal)
+            and board.is_kingside_castling(legal) == board.is_kingside_castling(move)
+        ):
+            return legal
+    return None
+
+
 def parse_move(board: chess.Board, text: str) -> chess.Move | None:
     """`text` as a legal move on `board`, read as UCI first and then as SAN; None otherwise.
-    Chess960 castling is accepted as king-takes-rook UCI or as O-O / O-O-O."""
+
+    Every chess path reads moves here (answers, engines, terminal play, verify). Chess960
+    castling is accepted as king-takes-rook UCI or as O-O / O-O-O. Null moves (`0000`, `--`,
+    `Z0`, `@@@@`), drops and anything not in `board.legal_moves` are None. Never raises.
+    """
+    if not isinstance(text, str):
+        return None
     text = text.strip().rstrip("!?")
     if not text or len(text) > MAX_ANSWER_CHARS:
         return None
     try:
-        move = chess.Move.from_uci(text.lower() if len(text) in (4, 5) else text)
-        if move in board.legal_moves:
+        move = legal_move(board, chess.Move.from_uci(text.lower() if len(text) in (4, 5) else text))
+        if move is not None:
             return move
     except ValueError:
         pass
     san = text.replace("0-0-0", "O-O-O").replace("0-0", "O-O")
     try:
-        return board.parse_san(san)
+        return legal_move(board, board.parse_san(san))
     except ValueError:
         return None
+
+
+def legal_uci(board: chess.Board, uci: object) -> chess.Move:
+    """A recorded UCI move (ours or a log's) as the legal move it names on `board`; a
+    ValueError naming it otherwise (a null move, a drop, an illegal or malformed move)."""
+    try:
+        move = chess.Move.from_uci(uci) if isinstance(uci, str) else None
+    except ValueError:
+        move = None
+    legal = None if move is None else legal_move(board, move)
+    if legal is None or legal.uci() != uci:
+        raise ValueError(f"{uci!r} is not a legal UCI move in {board.fen()}")
+    return legal
 
 
 def check_answer(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from policies.specs import SpecError, SpecOptions, split_specs
 
@@ -91,3 +91,48 @@ def spec_options(args: argparse.Namespace, *, spent_usd: float = 0.0, **more: An
         transcripts=bool(getattr(args, "transcripts", False)),
         **more,
     )
+
+
+def finite_positive_float(maximum: float | None = None) -> Callable[[str], float]:
+    """An argparse `type`: a finite number > 0 (and <= `maximum`); NaN, infinities, zero and
+    negatives are refused with a message naming what is wanted."""
+    most = "" if maximum is None else f" and at most {maximum:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0 and (maximum is None or value <= maximum)):
+            raise argparse.ArgumentTypeError(f"must be a finite number > 0{most}, got {text!r}")
+        return value
+
+    return parse
+
+
+def bounded_int(minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argparse `type`: a whole number from `minimum` to `maximum`, refused otherwise."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {minimum:,} to {maximum:,}, got {text!r}"
+            )
+        return value
+
+    return parse
+
+
+def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Make `parser` report a bad option as one line (`PROG: error: MESSAGE`, exit 2) instead
+    of its usage and the message: the message names the option and what it takes."""
+
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+    parser.error = error  # type: ignore[method-assign]
+    return parser

@@ -2,11 +2,14 @@
 
 Every engine process (a per-request `cmd:` or `cli:` command, or a persistent engine such as a UCI
 one) is started by `spawn`: in a session of its own (so it and everything it starts share one
-process group), with the resource limits of `policies/engines/limits.py`, and registered so an
-interpreter exit kills it. `kill_tree` ends it: SIGKILL to the group, then to every process still
-in its session (helpers that moved to another group), then a wait, so nothing is left behind.
-Only a helper that starts a session of its own *and* outlives its parent can escape; POSIX offers
-no portable way to follow it (a cgroup would).
+process group), with the resource limits of `policies/engines/limits.py`, a tree tag in its
+environment (`TREE_TAG`, inherited by everything it starts), and registered so an interpreter exit
+kills it. `kill_tree` ends it: SIGKILL to the group, then to every process still in its session
+(helpers that moved to another group) or carrying its tag (helpers that started a session of their
+own and were re-parented away), then a wait, so nothing is left behind. Only a helper that both
+leaves the session and clears or replaces its environment before exec can escape; POSIX offers no
+portable way to follow it (a cgroup would). `kill_process_tree(pid, tag)` does the same for an
+engine another library started (the UCI engines of `policies/engines/uci.py`).
 
 `exchange` feeds stdin and reads stdout/stderr with non-blocking I/O on the caller's thread (no
 reader threads): it returns at the deadline whatever the engine does, and when the engine exits it
@@ -26,7 +29,8 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +49,10 @@ DRAIN_GRACE_S = 0.25
 
 _CHUNK = 65_536
 
-_live: set[subprocess.Popen[bytes]] = set()
+TREE_TAG = "ARCADE_ENGINE_TREE"
+"""The environment variable that marks every process of one engine's tree (value: its tag)."""
+
+_live: dict[subprocess.Popen[bytes], str] = {}
 _live_lock = threading.Lock()
 
 
@@ -59,6 +66,16 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return argv
 
 
+def new_tree_tag() -> str:
+    """A fresh tag for one engine's process tree."""
+    return uuid.uuid4().hex
+
+
+def tree_env(tag: str, env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment an engine starts with: `env` (default: ours) plus its tree tag."""
+    return {**(os.environ if env is None else env), TREE_TAG: tag}
+
+
 def spawn(
     argv: Sequence[str],
     *,
@@ -66,33 +83,37 @@ def spawn(
     cwd: str | os.PathLike[str] | None = None,
     env: dict[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start `argv` with piped stdin/stdout/stderr in a new session under `limits`.
+    """Start `argv` with piped stdin/stdout/stderr in a new session under `limits`, tagged.
     OSError when it cannot be started."""
+    tag = new_tree_tag()
     proc = subprocess.Popen(
         list(argv),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=cwd,
-        env=env,
+        env=tree_env(tag, env),
         close_fds=True,
         start_new_session=POSIX,
         preexec_fn=limits.preexec() if (limits is not None and POSIX) else None,
     )
     with _live_lock:
-        _live.add(proc)
+        _live[proc] = tag
     return proc
 
 
-def _session_members(sid: int) -> list[int]:
-    """Pids of live processes in session `sid` (Linux /proc; empty elsewhere)."""
+def tree_members(sid: int | None, tag: str | None) -> list[int]:
+    """Pids of live processes in session `sid` or carrying tree tag `tag` in their environment
+    (Linux /proc; empty elsewhere). This process is never one of them."""
     members: list[int] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
         return members
+    needle = f"{TREE_TAG}={tag}".encode() if tag else None
+    me = os.getpid()
     for entry in entries:
-        if not entry.isdigit():
+        if not entry.isdigit() or int(entry) == me:
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as handle:
@@ -101,23 +122,46 @@ def _session_members(sid: int) -> list[int]:
             continue
         # fields after the ")" closing the command name: state ppid pgrp session ...
         fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 3 and fields[0] != b"Z" and int(fields[3]) == sid:
+        if len(fields) <= 3 or fields[0] == b"Z":
+            continue
+        in_session = sid is not None and int(fields[3]) == sid
+        if in_session or (needle is not None and _carries(entry, needle)):
             members.append(int(entry))
     return members
 
 
-def kill_tree(proc: subprocess.Popen[bytes]) -> None:
-    """Kill `proc`, its process group and every process left in its session; reap `proc`."""
-    if POSIX:
+def _carries(pid: str, needle: bytes) -> bool:
+    """Whether process `pid`'s environment holds the entry `needle` (False when unreadable)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            return needle in handle.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def kill_process_tree(pid: int | None, tag: str | None) -> None:
+    """SIGKILL the process group and session led by `pid` (an engine started in a session of its
+    own) and every process carrying tree tag `tag`; looks again while members fork. No reaping."""
+    if not POSIX:
+        return
+    if pid is not None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        for _ in range(3):  # a member forking while we kill: look again
-            members = [pid for pid in _session_members(proc.pid) if pid != os.getpid()]
-            if not members:
-                break
-            for pid in members:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
+    for _ in range(5):  # a member forking while we kill: look again
+        members = tree_members(pid, tag)
+        if not members:
+            break
+        for member in members:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(member, signal.SIGKILL)
+
+
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """Kill `proc`, its process group and every process left in its session or carrying its
+    tree tag; reap `proc`."""
+    with _live_lock:
+        tag = _live.get(proc)
+    kill_process_tree(proc.pid, tag)
     with contextlib.suppress(ProcessLookupError):
         proc.kill()
     proc.wait()
@@ -126,7 +170,7 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
             with contextlib.suppress(OSError):
                 stream.close()
     with _live_lock:
-        _live.discard(proc)
+        _live.pop(proc, None)
 
 
 @atexit.register

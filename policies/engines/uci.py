@@ -8,9 +8,16 @@ The spec body is the command line (shell words), then optionally `?` and `&`-sep
 the Stockfish of `find_stockfish()`.
 
 One engine process per game: it starts at the game's first question (a question that does not
-continue the previous game starts a new process), runs in a session of its own, and
-`end_game()` / `close()` quit it and SIGKILL its whole process group, so no engine outlives its
+continue the previous game starts a new process), runs in a session of its own with a tree tag in
+its environment, and `end_game()` / `close()` quit it and SIGKILL its whole tree (group, session
+and tagged helpers: `policies/engines/process.py:kill_process_tree`), so no engine outlives its
 game. python-chess's `chess.engine` speaks the protocol.
+
+An engine that crashes, stops speaking UCI or cannot start raises `EngineFailedError` (its tree
+is killed first; the next request starts a fresh process). As a policy that is the policy's
+failure (a rejected try); as a rung or judge the ladder aborts the game
+(`evaluation/benchmarks/chess_ladder/episode.py`). The moves an engine plays are read by the one
+move parser (`arcade_gym/chess/contract.py:parse_move`): a null move is never legal.
 """
 
 from __future__ import annotations
@@ -19,7 +26,6 @@ import contextlib
 import os
 import shlex
 import shutil
-import signal
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
@@ -29,6 +35,7 @@ import chess.engine
 
 from arcade_gym.chess.contract import ChessAnswer, ChessQuestion
 from policies.base import DecisionContext, PolicyIdentity
+from policies.engines.process import kill_process_tree, new_tree_tag, tree_env
 
 STOCKFISH_ENV = "ARCADE_STOCKFISH"
 DEBIAN_STOCKFISH = "/usr/games/stockfish"
@@ -38,6 +45,15 @@ START_TIMEOUT_S = 10.0
 
 class EngineMissingError(RuntimeError):
     """The engine binary is not installed; the message says how to install it."""
+
+
+class EngineFailedError(RuntimeError):
+    """The engine crashed, hung up or broke the protocol; its process tree is already killed."""
+
+
+ENGINE_FAILURES = (chess.engine.EngineError, TimeoutError, OSError, EOFError)
+"""What python-chess raises when the engine process dies or misbehaves (EngineTerminatedError
+is an EngineError)."""
 
 
 def find_stockfish() -> str:
@@ -117,60 +133,86 @@ class UciEngine:
         self.spec = spec
         self.engine: chess.engine.SimpleEngine | None = None
         self.pid: int | None = None
+        self.tag: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The engine's program name, for messages."""
+        return os.path.basename(self.spec.argv[0])
 
     def start(self) -> chess.engine.SimpleEngine:
-        """Start the process (in a session of its own) and set the options; idempotent."""
+        """Start the process (in a session of its own, tagged) and set the options; idempotent.
+        EngineMissingError when the binary is missing, EngineFailedError when it fails."""
         if self.engine is not None:
             return self.engine
+        self.tag = tag = new_tree_tag()
         try:
             engine = chess.engine.SimpleEngine.popen_uci(
-                self.spec.argv, timeout=START_TIMEOUT_S, start_new_session=True
+                self.spec.argv,
+                timeout=START_TIMEOUT_S,
+                start_new_session=True,
+                env=tree_env(tag),
             )
         except FileNotFoundError:
+            self.close()
             raise EngineMissingError(f"UCI engine not found: {self.spec.argv[0]!r}") from None
+        except ENGINE_FAILURES as exc:
+            self.close()
+            raise EngineFailedError(f"{self.label} failed to start: {_why(exc)}") from None
         self.engine = engine
         self.pid = engine.transport.get_pid()
-        try:
-            options = {k: v for k, v in self.spec.options.items() if k not in ("MultiPV",)}
-            if options:
-                engine.configure(options)
-        except Exception:
-            self.close()
-            raise
+        options = {k: v for k, v in self.spec.options.items() if k not in ("MultiPV",)}
+        if options:
+            self._guarded(lambda: engine.configure(options), "setting its options")
         return engine
+
+    def _guarded(self, request: Any, doing: str) -> Any:
+        """Run one request; an engine failure kills the tree and raises EngineFailedError."""
+        try:
+            return request()
+        except ENGINE_FAILURES as exc:
+            self.close()
+            raise EngineFailedError(f"{self.label} failed {doing}: {_why(exc)}") from None
 
     def option_range(self, name: str) -> tuple[int, int]:
         """(min, max) of a spin option, e.g. `UCI_Elo`; KeyError when the engine has none."""
-        option = self.start().options[name]
+        engine = self.start()
+        option = engine.options[name]
         if option.min is None or option.max is None:
             raise KeyError(f"option {name!r} has no range")
         return int(option.min), int(option.max)
 
     def play(self, board: chess.Board, limit: chess.engine.Limit | None = None) -> chess.Move:
         """The engine's move on `board` (a copy of it is sent)."""
-        result = self.start().play(board, limit or self.spec.limit())
+        engine = self.start()
+        result = self._guarded(
+            lambda: engine.play(board, limit or self.spec.limit()), "choosing a move"
+        )
         if result.move is None:
-            raise RuntimeError(f"the engine returned no move for {board.fen()!r}")
+            raise EngineFailedError(f"{self.label} returned no move for {board.fen()!r}")
         return result.move
 
     def analyse(
         self, board: chess.Board, limit: chess.engine.Limit, multipv: int = 1
     ) -> list[chess.engine.InfoDict]:
         """The engine's principal variations (best first) on `board`."""
-        return self.start().analyse(board, limit, multipv=multipv)
+        engine = self.start()
+        infos: list[chess.engine.InfoDict] = self._guarded(
+            lambda: engine.analyse(board, limit, multipv=multipv), "analysing a position"
+        )
+        return infos
 
     def close(self) -> None:
-        """Quit the engine and kill its process group; safe to call twice."""
-        engine, pid = self.engine, self.pid
-        self.engine = self.pid = None
+        """Quit the engine and kill its whole process tree; safe to call twice."""
+        engine, pid, tag = self.engine, self.pid, self.tag
+        self.engine = self.pid = self.tag = None
         if engine is not None:
             with contextlib.suppress(Exception):
                 engine.quit()
             with contextlib.suppress(Exception):
                 engine.close()
-        if pid is not None and os.name == "posix":
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pid, signal.SIGKILL)
+        if pid is not None or tag is not None:
+            kill_process_tree(pid, tag)
 
     def __enter__(self) -> UciEngine:
         self.start()
@@ -219,6 +261,12 @@ class UciPolicy(PolicyIdentity):
     def close(self) -> None:
         """Release the engine."""
         self.end_game()
+
+
+def _why(exc: BaseException) -> str:
+    """One line for an engine failure."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def make_uci_policy(spec_body: str, **limits: Any) -> UciPolicy:

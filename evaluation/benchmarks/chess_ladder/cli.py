@@ -10,12 +10,19 @@ from typing import Any
 from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
+    bounded_int,
+    finite_positive_float,
+    one_line_errors,
     policies_from,
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
 
 DEFAULT_LADDER_OUTPUT = "seeds/chess/ladder-v1.json"
+MAX_GAMES_PER_RUNG = 1_000
+"""As `runner.MAX_GAMES_PER_RUNG` (not imported: the handlers keep the heavy imports)."""
+MAX_GRADE_NODES = 100_000_000
+MAX_TIMEOUT_S = 86_400.0
 
 
 def add_parsers(sub: Any) -> None:
@@ -34,21 +41,28 @@ def add_parsers(sub: Any) -> None:
             "the same --output-dir resumes it. Needs Stockfish (apt-get install stockfish)."
         ),
     )
+    one_line_errors(chess_parser)
     add_policy_option(chess_parser, builtins="random, greedy, material-2ply")
     chess_parser.add_argument(
-        "--games-per-rung", type=int, default=2, help="games against each rung (%(default)s)"
+        "--games-per-rung",
+        type=bounded_int(1, MAX_GAMES_PER_RUNG),
+        default=2,
+        help=f"games against each rung, 1 to {MAX_GAMES_PER_RUNG:,} (%(default)s)",
     )
     chess_parser.add_argument(
         "--variants", default="standard,chess960", help="standard, chess960 or both (%(default)s)"
     )
     chess_parser.add_argument(
         "--grade-nodes",
-        type=int,
+        type=bounded_int(1, MAX_GRADE_NODES),
         default=1_000_000,
         help="Stockfish nodes per graded position (%(default)s)",
     )
     chess_parser.add_argument(
-        "--timeout-s", type=float, default=600.0, help="seconds per answer (%(default)s)"
+        "--timeout-s",
+        type=finite_positive_float(MAX_TIMEOUT_S),
+        default=600.0,
+        help=f"seconds per answer, at most {MAX_TIMEOUT_S:g} (%(default)s)",
     )
     chess_parser.add_argument(
         "--output-dir", help="where the run goes (default: runs/chess-<UTC time>)"
@@ -60,16 +74,18 @@ def add_parsers(sub: Any) -> None:
     add_executor_options(chess_parser)
     add_model_options(chess_parser)
     commands = chess_parser.add_subparsers(dest="chess_command", metavar="COMMAND")
-    calibrate = commands.add_parser(
-        "calibrate",
-        help="play the weak rungs against the lowest Stockfish rung and each other, fit them",
-        description=(
-            "Play random, greedy and material-2ply against Stockfish at its lowest UCI_Elo "
-            "(0.5 s a move, Threads=1) and against each other, fit their ratings with the "
-            "Stockfish rungs pinned at their nominal UCI_Elo, and write the ladder file. The "
-            "scale is internal and engine-anchored, not FIDE or Chess.com. Needs Stockfish "
-            "(apt-get install stockfish, or ARCADE_STOCKFISH=/path)."
-        ),
+    calibrate = one_line_errors(
+        commands.add_parser(
+            "calibrate",
+            help="play the weak rungs against the lowest Stockfish rung and each other, fit them",
+            description=(
+                "Play random, greedy and material-2ply against Stockfish at its lowest UCI_Elo "
+                "(0.5 s a move, Threads=1) and against each other, fit their ratings with the "
+                "Stockfish rungs pinned at their nominal UCI_Elo, and write the ladder file. The "
+                "scale is internal and engine-anchored, not FIDE or Chess.com. Needs Stockfish "
+                "(apt-get install stockfish, or ARCADE_STOCKFISH=/path)."
+            ),
+        )
     )
     calibrate.add_argument(
         "--output", default=DEFAULT_LADDER_OUTPUT, help="the ladder file to write (%(default)s)"
@@ -81,7 +97,7 @@ def add_parsers(sub: Any) -> None:
     )
     calibrate.add_argument(
         "--games-between-weak",
-        type=int,
+        type=bounded_int(0, MAX_GAMES_PER_RUNG),
         default=20,
         help="games between each pair of weak rungs (%(default)s)",
     )

@@ -11,7 +11,10 @@ model answer fails at its decision.
 
 An illegal or unreadable answer (or a policy error or timeout) gets one line of feedback and
 another try; three in a row forfeit the game (`Rules.unusable_limit`). A failure on our side
-aborts the game: never counted, played again on resume.
+aborts the game: never counted, played again on resume. The rung or the judge failing is one: an
+engine that crashes (its process tree is killed by `policies/engines/uci.py`) or a rung move that
+is not legal raises `SideFailedError`, and `play_ladder_game` ends the log with an `aborted`
+result line and raises `GameAbortedError`.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ from typing import Any, Protocol
 import chess
 import chess.engine
 
-from arcade_gym.chess.contract import ChessAnswer, ChessQuestion, check_answer, make_question
+from arcade_gym.chess.contract import (
+    ChessAnswer,
+    ChessQuestion,
+    check_answer,
+    legal_uci,
+    make_question,
+    parse_move,
+)
 from arcade_gym.chess.game import ChessGame
 from arcade_gym.chess.rules import RULESET_ID
 from evaluation.benchmarks.chess_ladder.adjudication import (
@@ -33,16 +43,26 @@ from evaluation.benchmarks.chess_ladder.adjudication import (
     score_pawns,
 )
 from evaluation.benchmarks.chess_ladder.ratings import score_of
-from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
+from evaluation.core.episode import (
+    Call,
+    GameAbortedError,
+    Judged,
+    LiveCaller,
+    Rules,
+    play_episode,
+)
 from evaluation.core.eventlog import GameLog, header_event
 from evaluation.core.policy_call import CallOutcome
 from evaluation.core.policy_identity import policy_identity
 from policies.base import DecisionContext
+from policies.engines.uci import EngineFailedError
 
 BENCHMARK_ID = "chess-ladder"
 PROTOCOL_VERSION = "chess-ladder-protocol@1"
 TRIES_PER_MOVE = 3
 DEFAULT_TIMEOUT_MS = 600_000.0
+MAX_TIMEOUT_MS = 86_400_000.0
+"""A day per answer: the longest deadline a run (or a log's header) may set."""
 REJECTED = frozenset({"illegal", "unreadable", "error", "timeout"})
 
 
@@ -67,6 +87,10 @@ def wire_answer(answer: object, question: object = None) -> Any:
 # --- the other side: the rung and the measurements ------------------------------------------------
 
 
+class SideFailedError(Exception):
+    """The rung or the judge failed (a crash on our side): the game is aborted, not counted."""
+
+
 class OtherSide(Protocol):
     """Where the rung's moves and the adjudication measurements come from."""
 
@@ -88,11 +112,22 @@ class LiveSide:
         self.nodes = nodes
 
     def reply(self, board: chess.Board, decision: int) -> chess.Move:
-        answer = self.rung_policy.act(make_question(board, self.variant), DecisionContext())  # type: ignore[arg-type]
-        return chess.Move.from_uci(answer.move)
+        question = make_question(board, self.variant)  # type: ignore[arg-type]
+        try:
+            answer = self.rung_policy.act(question, DecisionContext())
+        except EngineFailedError as failed:
+            raise SideFailedError(f"the rung failed: {failed}") from None
+        text = getattr(answer, "move", None)
+        move = parse_move(board, text) if isinstance(text, str) else None
+        if move is None:
+            raise SideFailedError(f"the rung answered {text!r}, not a legal move in {board.fen()}")
+        return move
 
     def measure(self, board: chess.Board, decision: int, which: int) -> float | None:
-        info = self.judge.analyse(board, chess.engine.Limit(nodes=self.nodes))[0]
+        try:
+            info = self.judge.analyse(board, chess.engine.Limit(nodes=self.nodes))[0]
+        except EngineFailedError as failed:
+            raise SideFailedError(f"the judge failed: {failed}") from None
         score = info.get("score")
         return None if score is None else round(score_pawns(score), 2)
 
@@ -116,7 +151,10 @@ class RecordedSide:
         uci = self._event(decision).get(key)
         if not isinstance(uci, str):
             raise ValueError(f"the recording has no {key} move at decision {decision}")
-        return chess.Move.from_uci(uci)
+        try:
+            return legal_uci(board, uci)
+        except ValueError as bad:
+            raise ValueError(f"the recorded {key} move at decision {decision}: {bad}") from None
 
     def measure(self, board: chess.Board, decision: int, which: int) -> float | None:
         key = "openingEval" if decision < 0 else "evals"
@@ -213,7 +251,7 @@ class LadderEpisode:
             return fields
         check = judged.verdict
         self.attempt, self.feedback = 1, None
-        self.game.play(chess.Move.from_uci(check.uci))
+        self.game.play(legal_uci(self.game.board, check.uci))
         evals: list[float | None] = [self._measure(n, 0)]
         opponent = None
         if not self.over:
@@ -262,9 +300,10 @@ class LadderEpisode:
         return self.game.result, self.game.termination, False
 
     def _rung_moves(self, decision: int) -> chess.Move:
-        move = self.side.reply(self.game.board.copy(), decision)
+        board = self.game.board
+        move = self.side.reply(board.copy(), decision)
         if not self.game.is_legal(move):
-            raise RuntimeError(f"the rung played {move.uci()}, illegal in {self.game.board.fen()}")
+            raise SideFailedError(f"the rung played {move.uci()}, illegal in {board.fen()}")
         self.game.play(move)
         return move
 
@@ -322,14 +361,8 @@ def play_ladder_game(
     seed: str,
 ) -> dict[str, Any]:
     """Play one game, recording it at `log_path` (which must not exist yet). Returns the result
-    line's fields plus per-call `latencyMs`, tokens and cost."""
-    episode = LadderEpisode(
-        settings["variant"],
-        settings["startFen"],
-        settings["modelColour"],
-        side,
-        settings.get("timeoutMs"),
-    )
+    line's fields plus per-call `latencyMs`, tokens and cost. `GameAbortedError` when the rung
+    or the judge fails (the log then ends with an `aborted` result line)."""
     calls: list[dict[str, Any]] = []
 
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
@@ -358,11 +391,24 @@ def play_ladder_game(
                 settings=settings,
             )
         )
-        played = play_episode(
-            episode,
-            LiveCaller(policy, wire=wire_answer),
-            log,
-            on_decision=count,
-        )
+        try:
+            episode = LadderEpisode(
+                settings["variant"],
+                settings["startFen"],
+                settings["modelColour"],
+                side,
+                settings.get("timeoutMs"),
+            )
+            played = play_episode(
+                episode,
+                LiveCaller(policy, wire=wire_answer),
+                log,
+                on_decision=count,
+            )
+        except SideFailedError as failed:
+            reason = str(failed)
+            ended = {"type": "result", "endReason": "aborted", "reason": reason}
+            log.result({**ended, "decisions": len(calls)})
+            raise GameAbortedError(reason, len(calls)) from None
     result = {k: v for k, v in played.result.items() if k != "type"}
     return {**result, "calls": calls}

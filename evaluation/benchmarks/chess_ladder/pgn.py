@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import chess
 import chess.pgn
 
+from arcade_gym.chess.contract import legal_uci
 from evaluation.benchmarks.chess_ladder.grading import MoveGrade
 
 NAGS = {
@@ -49,7 +50,8 @@ def game_pgn(
     round_: str = "-",
     forfeit_note: str | None = None,
 ) -> str:
-    """The game as PGN text; `grades` maps a ply (0-based) to its grade."""
+    """The game as PGN text; `grades` maps a ply (0-based) to its grade. A ValueError when a
+    move is not legal in its position (the moves are checked as every chess path checks them)."""
     chess960 = variant == "chess960"
     board = chess.Board(start_fen, chess960=chess960)
     game = chess.pgn.Game()
@@ -66,8 +68,10 @@ def game_pgn(
     if chess960 or start_fen != chess.STARTING_FEN:
         game.setup(board)
     node: chess.pgn.GameNode = game
+    line = board.copy()
     for ply, uci in enumerate(moves_uci):
-        move = chess.Move.from_uci(uci)
+        move = legal_uci(line, uci)
+        line.push(move)
         node = node.add_variation(move)
         grade = (grades or {}).get(ply)
         if grade is not None:

@@ -16,6 +16,7 @@ import chess
 from arcade_gym.chess.positions import start_board
 from arcade_gym.chess.rules import RULESET_ID
 from evaluation.benchmarks.chess_ladder.episode import (
+    MAX_TIMEOUT_MS,
     PROTOCOL_VERSION,
     LadderEpisode,
     LiveSide,
@@ -43,16 +44,32 @@ def replay(contents: LogContents) -> Replay:
         expected = chess.STARTING_FEN
     if expected is not None and settings["startFen"] != expected:
         raise ValueError(f"the header's start position is not {variant} start {index!r}")
-    timeout = settings.get("timeoutMs")
     episode = LadderEpisode(
         variant,
         settings["startFen"],
         settings["modelColour"],
         other_side(header, contents.events),
-        None if timeout is None else float(timeout),
+        header_timeout(settings.get("timeoutMs")),
     )
     result = None if contents.result is None else dict(contents.result)
     return Replay(episode, contents.events, result)
+
+
+def header_timeout(value: object) -> float | None:
+    """The header's `timeoutMs` (None: no deadline); a ValueError naming the field unless it is
+    a finite number of milliseconds in (0, a day], as a run can set."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 < value <= MAX_TIMEOUT_MS  # NaN and infinities fail here
+    ):
+        raise ValueError(
+            f"header settings.timeoutMs must be a number of milliseconds in (0, "
+            f"{MAX_TIMEOUT_MS:.0f}], got {value!r}"
+        )
+    return float(value)
 
 
 class CheckedSide(RecordedSide):

@@ -27,11 +27,13 @@ from typing import Any
 
 import chess
 
+from arcade_gym.chess.contract import legal_uci
 from arcade_gym.chess.positions import start_board
 from evaluation.benchmarks.chess_ladder.calibrate import stockfish_spec
 from evaluation.benchmarks.chess_ladder.episode import (
     BENCHMARK_ID,
     DEFAULT_TIMEOUT_MS,
+    MAX_TIMEOUT_MS,
     LiveSide,
     play_ladder_game,
     settings_of,
@@ -57,9 +59,14 @@ from evaluation.core.policy_identity import policy_identity
 from evaluation.core.policy_identity import run_settings as policy_settings
 from evaluation.core.rundir import RunDir, RunDirError, safe_name, write_json_atomic
 from evaluation.core.verify import verify_log
-from policies.engines.uci import UciEngine, parse_uci_spec
+from policies.engines.uci import EngineFailedError, UciEngine, parse_uci_spec
 
 Progress = Callable[[str], None]
+
+MAX_GAMES_PER_RUNG = 1_000
+"""More games a rung than any run needs (10 rungs x 2 variants x 1,000 is 20,000 games)."""
+MAX_GRADE_NODES = 100_000_000
+"""Stockfish nodes per graded position, at most (the default is 1,000,000)."""
 
 
 class RunError(Exception):
@@ -206,10 +213,17 @@ def run_ladder(
     for variant in variants:
         if variant not in ("standard", "chess960"):
             raise RunError(f"--variants takes standard and/or chess960, got {variant!r}")
-    if games_per_rung < 1:
-        raise RunError("--games-per-rung must be at least 1")
-    if grade_nodes < 1:
-        raise RunError("--grade-nodes must be positive")
+    if not 1 <= games_per_rung <= MAX_GAMES_PER_RUNG:
+        raise RunError(
+            f"--games-per-rung must be from 1 to {MAX_GAMES_PER_RUNG:,}, got {games_per_rung}"
+        )
+    if not 1 <= grade_nodes <= MAX_GRADE_NODES:
+        raise RunError(f"--grade-nodes must be from 1 to {MAX_GRADE_NODES:,}, got {grade_nodes}")
+    if timeout_ms is not None and not 0 < timeout_ms <= MAX_TIMEOUT_MS:  # NaN fails too
+        raise RunError(
+            f"--timeout-s must be a finite number of seconds from 0 to {MAX_TIMEOUT_MS / 1000:g}"
+            f", got {timeout_ms / 1000:g}"
+        )
     executor = executor or LocalExecutor()
     if executor.name != "local" and meter is not None:
         raise RunError("--max-cost-usd needs --executor local: the cost meter is per process")
@@ -337,7 +351,8 @@ def _play(
     timeout_ms: float | None,
 ) -> dict[str, Any]:
     """Play one game, then grade the model's moves (after the game: the rung's clock is never
-    delayed)."""
+    delayed). `GameAbortedError` when the rung, the judge or the grader fails (engines crash:
+    a failure on our side, the game is set aside and played again on resume)."""
     rung = ladder.rung(game.rung)
     board = start_board(game.variant, game.start)
     settings = settings_of(
@@ -364,8 +379,14 @@ def _play(
     if callable(end_game):
         end_game()
     start = chess.Board(settings["startFen"], chess960=game.variant == "chess960")
-    moves = [chess.Move.from_uci(u) for u in saved["moves"]]
-    grades = grader.grade_game(start, moves, game.colour == "white")
+    board, moves = start.copy(), []
+    for uci in saved["moves"]:
+        moves.append(legal_uci(board, uci))
+        board.push(moves[-1])
+    try:
+        grades = grader.grade_game(start, moves, game.colour == "white")
+    except EngineFailedError as failed:
+        raise GameAbortedError(f"the grader failed: {failed}", int(saved["requests"])) from None
     return {
         **saved,
         "rung": rung.name,
