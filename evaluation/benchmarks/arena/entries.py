@@ -42,6 +42,7 @@ ENTRY_ID = re.compile(r"[a-z0-9.-]+")
 ENGINE_FILE = "engine.bf"
 METADATA_FILE = "entry.json"
 RESULTS_DIR = "results"
+SOURCE_DIR = "source"
 RESULT_VERSION = 1
 """Version of a saved result file (`resultVersion`)."""
 MAX_ENGINE_BYTES = 8 * 1024 * 1024
@@ -114,7 +115,7 @@ class Entry:
     @property
     def source(self) -> Path | None:
         """The optional `source/` folder."""
-        path = self.folder / "source"
+        path = self.folder / SOURCE_DIR
         return path if path.is_dir() else None
 
 
@@ -176,8 +177,8 @@ def read_metadata(folder: Path, root: Path | None = None) -> EntryMetadata:
 
 def load_entry(folder: str | Path, root: str | Path | None = None) -> Entry:
     """One entry folder of the entries directory `root` (default: the folder's parent),
-    checked: its id; the folder, `engine.bf`, `entry.json` and `results/` are no links leaving
-    `root` (refused naming the link); `engine.bf` is a file, `entry.json` valid."""
+    checked: its id; the folder, `engine.bf`, `entry.json`, `results/` and `source/` are no links
+    leaving `root` (refused naming the link); `engine.bf` is a file, `entry.json` valid."""
     folder = Path(folder)
     base = Path(root) if root is not None else folder.parent
     if not folder.is_dir() and not folder.is_symlink():
@@ -187,7 +188,7 @@ def load_entry(folder: str | Path, root: str | Path | None = None) -> Entry:
             f"entry folder {folder.name!r}: the name (the entry id) may hold only lowercase "
             "letters, digits, '.' and '-'"
         )
-    for path in (folder, folder / ENGINE_FILE, folder / RESULTS_DIR):
+    for path in (folder, folder / ENGINE_FILE, folder / RESULTS_DIR, folder / SOURCE_DIR):
         if path.exists() or path.is_symlink():
             checked_inside(base, path, folder.name)
     if not folder.is_dir():

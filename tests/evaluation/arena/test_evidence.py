@@ -204,7 +204,7 @@ def outside(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("what", ["engine.bf", "entry.json", "results", "folder"])
+@pytest.mark.parametrize("what", ["engine.bf", "entry.json", "results", "source", "folder"])
 def test_a_link_leaving_the_entries_folder_is_refused_naming_it(
     root: Path, outside: Path, capsys: pytest.CaptureFixture[str], what: str
 ) -> None:
@@ -217,7 +217,10 @@ def test_a_link_leaving_the_entries_folder_is_refused_naming_it(
     else:
         link = entry / what
         target = outside / what
-        shutil.move(link, target)
+        if what == "source":
+            (target / "notes").mkdir(parents=True)
+        else:
+            shutil.move(link, target)
         link.symlink_to(target, target_is_directory=target.is_dir())
     status, out, err = table(root, capsys)
     assert status == 2 and out == ""
