@@ -13,8 +13,9 @@ its environment, and `end_game()` / `close()` quit it and SIGKILL its whole tree
 and tagged helpers: `policies/engines/process.py:kill_process_tree`), so no engine outlives its
 game. python-chess's `chess.engine` speaks the protocol.
 
-An engine that crashes, stops speaking UCI or cannot start raises `EngineFailedError` (its tree
-is killed first; the next request starts a fresh process). As a policy that is the policy's
+An engine that crashes, hangs (no answer long after its search limit: `STALL_BASE_S`), stops
+speaking UCI or cannot start raises `EngineFailedError` (its tree is killed first; the next
+request starts a fresh process). As a policy that is the policy's
 failure (a rejected try); as a rung or judge the ladder aborts the game
 (`evaluation/benchmarks/chess_ladder/episode.py`). The moves an engine plays are read by the one
 move parser (`arcade_gym/chess/contract.py:parse_move`): a null move is never legal.
@@ -26,6 +27,7 @@ import contextlib
 import os
 import shlex
 import shutil
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
@@ -41,6 +43,13 @@ STOCKFISH_ENV = "ARCADE_STOCKFISH"
 DEBIAN_STOCKFISH = "/usr/games/stockfish"
 LIMIT_KEYS = ("movetime", "nodes", "depth")
 START_TIMEOUT_S = 10.0
+STALL_BASE_S = 60.0
+"""A search without a time limit (nodes, depth) that gives no answer within this many seconds,
+plus one second per `STALL_NODES_PER_S` nodes, has hung: the engine's tree is killed. A timed
+search is bounded by python-chess (its time plus `START_TIMEOUT_S`)."""
+STALL_NODES_PER_S = 20_000
+STALL_DEPTH_S = 600.0
+"""The allowance of a depth-limited search (depth says nothing about time)."""
 
 
 class EngineMissingError(RuntimeError):
@@ -129,8 +138,9 @@ def parse_uci_spec(body: str, **limits: Any) -> UciSpec:
 class UciEngine:
     """One engine process: started by `start()`, ended (with its process group) by `close()`."""
 
-    def __init__(self, spec: UciSpec) -> None:
+    def __init__(self, spec: UciSpec, *, stall_base_s: float = STALL_BASE_S) -> None:
         self.spec = spec
+        self.stall_base_s = stall_base_s
         self.engine: chess.engine.SimpleEngine | None = None
         self.pid: int | None = None
         self.tag: str | None = None
@@ -166,13 +176,39 @@ class UciEngine:
             self._guarded(lambda: engine.configure(options), "setting its options")
         return engine
 
-    def _guarded(self, request: Any, doing: str) -> Any:
-        """Run one request; an engine failure kills the tree and raises EngineFailedError."""
+    def _guarded(self, request: Any, doing: str, limit: chess.engine.Limit | None = None) -> Any:
+        """Run one request; an engine failure kills the tree and raises EngineFailedError. A
+        search without a time limit gets a watchdog that kills the tree when it hangs."""
+        allowance = self._allowance(limit)
+        stalled = threading.Event()
+        watchdog = None
+        if allowance is not None:
+            pid, tag = self.pid, self.tag
+
+            def kill() -> None:
+                stalled.set()
+                kill_process_tree(pid, tag)
+
+            watchdog = threading.Timer(allowance, kill)
+            watchdog.daemon = True
+            watchdog.start()
         try:
             return request()
         except ENGINE_FAILURES as exc:
             self.close()
-            raise EngineFailedError(f"{self.label} failed {doing}: {_why(exc)}") from None
+            why = f"no answer within {allowance:g} s (killed)" if stalled.is_set() else _why(exc)
+            raise EngineFailedError(f"{self.label} failed {doing}: {why}") from None
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+
+    def _allowance(self, limit: chess.engine.Limit | None) -> float | None:
+        """Seconds a search may take before it counts as hung (None: python-chess bounds it)."""
+        if limit is None or limit.time is not None:
+            return None
+        if limit.nodes is not None:
+            return self.stall_base_s + limit.nodes / STALL_NODES_PER_S
+        return self.stall_base_s + STALL_DEPTH_S
 
     def option_range(self, name: str) -> tuple[int, int]:
         """(min, max) of a spin option, e.g. `UCI_Elo`; KeyError when the engine has none."""
@@ -185,9 +221,8 @@ class UciEngine:
     def play(self, board: chess.Board, limit: chess.engine.Limit | None = None) -> chess.Move:
         """The engine's move on `board` (a copy of it is sent)."""
         engine = self.start()
-        result = self._guarded(
-            lambda: engine.play(board, limit or self.spec.limit()), "choosing a move"
-        )
+        search = limit or self.spec.limit()
+        result = self._guarded(lambda: engine.play(board, search), "choosing a move", search)
         if result.move is None:
             raise EngineFailedError(f"{self.label} returned no move for {board.fen()!r}")
         return result.move
@@ -198,7 +233,7 @@ class UciEngine:
         """The engine's principal variations (best first) on `board`."""
         engine = self.start()
         infos: list[chess.engine.InfoDict] = self._guarded(
-            lambda: engine.analyse(board, limit, multipv=multipv), "analysing a position"
+            lambda: engine.analyse(board, limit, multipv=multipv), "analysing a position", limit
         )
         return infos
 

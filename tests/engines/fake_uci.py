@@ -3,8 +3,9 @@ detached helper (a session of its own, so neither its process group nor its sess
 and can crash.
 
 Environment: `FAKE_UCI_PIDS` a file that gets "ENGINE_PID HELPER_PID" appended; `FAKE_UCI_CRASH_AT`
-the `go` on which it kills itself with SIGSEGV (1: the first; 0: never); `FAKE_UCI_BESTMOVE` a
-move to answer every `go` with (default: the first legal move).
+the `go` on which it kills itself with SIGSEGV (1: the first; 0: never); `FAKE_UCI_HANG` set: it
+never answers a `go`; `FAKE_UCI_BESTMOVE` a move to answer every `go` with (default: the first
+legal move).
 
 `wrapper(tmp_path)` writes an executable that runs it (an engine is started by path, as
 `ARCADE_STOCKFISH` names one).
@@ -78,6 +79,8 @@ def main() -> None:
             if goes == crash_at:
                 sys.stdout.flush()
                 os.kill(os.getpid(), signal.SIGSEGV)
+            if os.environ.get("FAKE_UCI_HANG"):
+                continue
             move = answer or next(iter(board.legal_moves)).uci()  # type: ignore[attr-defined]
             print(f"info depth 1 multipv 1 score cp 0 pv {move}")
             print(f"bestmove {move}")

@@ -87,3 +87,18 @@ def test_an_engine_answering_a_null_move_answers_0000(
     finally:
         policy.close()
     assert answer.move == "0000"
+
+
+def test_an_engine_that_hangs_in_a_search_without_a_time_limit_is_killed(
+    fake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_UCI_CRASH_AT", "0")
+    monkeypatch.setenv("FAKE_UCI_HANG", "1")
+    engine = UciEngine(parse_uci_spec(str(fake)), stall_base_s=0.5)
+    try:
+        with pytest.raises(EngineFailedError, match="no answer within"):
+            engine.analyse(chess.Board(), chess.engine.Limit(nodes=2_000))
+    finally:
+        engine.close()
+    pids = _pids(tmp_path / "pids")
+    assert len(pids) == 2 and wait_dead(pids) == []
