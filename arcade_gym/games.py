@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 
 from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+from arcade_gym.core.warmup import unregister_warmup
 
 GAME_PACKAGES: tuple[str, ...] = (
     "arcade_gym.tetris",
@@ -33,10 +34,13 @@ def register_game(package: str) -> GameDescriptor:
 
 
 def unregister_game(package: str) -> None:
-    """Forget a game `register_game` added (its env ids stay with Gymnasium until removed)."""
+    """Forget a game `register_game` added, and its warmup (its env ids stay with Gymnasium
+    until removed)."""
     if package in _EXTRA:
         _EXTRA.remove(package)
-    _LOADED.pop(package, None)
+    game = _LOADED.pop(package, None)
+    if game is not None:
+        unregister_warmup(game.name)
 
 
 def _load(package: str) -> GameDescriptor:

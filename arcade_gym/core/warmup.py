@@ -25,6 +25,12 @@ def register_warmup(game: str, entry_point: str) -> None:
     _REGISTRY[game] = entry_point
 
 
+def unregister_warmup(game: str) -> None:
+    """Forget `game`'s warmup (a game removed again, e.g. a test's toy game)."""
+    _REGISTRY.pop(game, None)
+    _DONE.pop(game, None)
+
+
 def registered_warmups() -> dict[str, str]:
     """Game -> warmup entry point, as registered."""
     return dict(_REGISTRY)
