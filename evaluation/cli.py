@@ -13,17 +13,17 @@ import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
 from evaluation.core.registry import add_all_parsers
 from evaluation.play.command import add_parser as add_play_parser
 from evaluation.site.cli import add_parser as add_site_parser
-from evaluation.throughput.registry import BENCH_GAMES
+from evaluation.throughput.registry import bench_names
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from evaluation.throughput.registry import run_bench
     from evaluation.throughput.report import format_table
 
-    games = list(BENCH_GAMES) if args.game == "all" else [args.game]
+    names = bench_names() if args.game == "all" else [args.game]
     reports = []
-    for game in games:
-        report = run_bench(game, args.seconds)
+    for name in names:
+        report = run_bench(name, args.seconds)
         reports.append(report)
         print(format_table(report), flush=True)
     if args.json:
@@ -101,13 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_all_parsers(sub)
     bench = sub.add_parser(
         "bench",
-        help="measure environment throughput (steps/s, questions/s, memory)",
-        description="Measure throughput after compilation; compile time is reported separately.",
+        help="measure throughput of every registered env, engine and benchmark (steps/s, ...)",
+        description="Measure throughput after compilation; compile time is reported separately. "
+        "A game's report measures each of its envs alike (random legal actions via gym.make, per "
+        "second of wall clock and of CPU time, and its native vector env when it has one), then "
+        "adds the game's own figures (questions, oracles, memory, peers).",
     )
     bench.add_argument(
         "game",
-        choices=[*BENCH_GAMES, "all"],
-        help="which game's environments (or interpreter) to measure, or all of them",
+        metavar="NAME",
+        choices=[*bench_names(), "all"],
+        help="a game (its envs), an engine, a benchmark with a bench, or all of them: "
+        + ", ".join(bench_names()),
     )
     bench.add_argument(
         "--seconds", type=float, default=3.0, help="seconds spent on each figure (default: 3)"

@@ -17,6 +17,7 @@ GAME = GameDescriptor(
     envs=(EnvEntry("Chess-v0", "arcade_gym.chess.env:ChessEnv", "chess"),),
     warmup="arcade_gym.chess.warmup:compile_kernels",
     policies="policies.chess",
+    bench="arcade_gym.chess.bench:bench_chess",
     aec="arcade_gym.multiagent.chess_v0",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""

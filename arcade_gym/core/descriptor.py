@@ -32,7 +32,9 @@ class GameDescriptor:
 
     `warmup` compiles (or loads from numba's cache) the folder's kernels (`module:function`);
     `policies` is the module of its built-in policies (`policies/<game>/`, read by the policy
-    layer, never imported here); `aec` names its PettingZoo module when it has one.
+    layer, never imported here); `aec` names its PettingZoo module when it has one. `bench`
+    (`module:function(seconds) -> arcade_gym.core.throughput.Figures`) adds the figures
+    `arcade-eval bench` cannot measure generically (every env's steps are measured for it).
     """
 
     name: str
@@ -41,6 +43,7 @@ class GameDescriptor:
     warmup: str
     policies: str
     aec: str | None = None
+    bench: str | None = None
 
     @property
     def games(self) -> tuple[str, ...]:

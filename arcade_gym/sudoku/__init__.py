@@ -16,6 +16,7 @@ GAME = GameDescriptor(
     ),
     warmup="arcade_gym.sudoku.warmup:compile_kernels",
     policies="policies.sudoku",
+    bench="arcade_gym.sudoku.bench:bench_sudoku",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

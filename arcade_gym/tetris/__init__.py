@@ -22,6 +22,7 @@ GAME = GameDescriptor(
     ),
     warmup="arcade_gym.tetris.warmup:compile_kernels",
     policies="policies.tetris",
+    bench="arcade_gym.tetris.bench:bench_tetris",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

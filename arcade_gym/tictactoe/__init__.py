@@ -21,6 +21,7 @@ GAME = GameDescriptor(
     ),
     warmup="arcade_gym.tictactoe.warmup:compile_kernels",
     policies="policies.tictactoe",
+    bench="arcade_gym.tictactoe.bench:bench_tictactoe",
     aec="arcade_gym.multiagent.tictactoe_v0",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""

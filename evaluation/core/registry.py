@@ -35,7 +35,8 @@ class Benchmark:
     header names a deterministic built-in (None otherwise): `verify` then checks every answer.
     `frame(episode, event)` snapshots a replayed episode as JSON for the site's replay viewers
     (`event` is the decision just applied, None for the start); `site(inputs, build)` adds the
-    benchmark's pages to a site being built (`evaluation/site/`).
+    benchmark's pages to a site being built (`evaluation/site/`). `bench(seconds)` measures the
+    benchmark's own speed (`arcade_gym.core.throughput.Figures`) for `arcade-eval bench`.
     """
 
     name: str
@@ -47,6 +48,7 @@ class Benchmark:
     rederive: Callable[[Mapping[str, Any]], Any] | None = None
     frame: Callable[[Any, Mapping[str, Any] | None], dict[str, Any]] | None = None
     site: Callable[..., list[Any]] | None = None
+    bench: Callable[[float], Any] | None = None
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -1,1 +1,2 @@
-"""`arcade-eval bench`: per-game throughput benches sharing one report shape (`report.py`)."""
+"""`arcade-eval bench`: every registered env measured alike, plus the figures each game, engine
+and benchmark adds of its own, in one report shape (`report.py`)."""

@@ -41,4 +41,5 @@ BENCHMARK = Benchmark(
     rederive=_rederive,
     frame=lazy("evaluation.benchmarks.arena.site_frames:frame"),
     site=lazy("evaluation.benchmarks.arena.site:add_pages"),
+    bench=lazy("evaluation.benchmarks.arena.bench:bench_arena"),
 )

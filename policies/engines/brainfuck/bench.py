@@ -1,5 +1,7 @@
 """Brainfuck runtime throughput (`arcade-eval bench brainfuck`): counted instructions per second.
 
+An engine, not a game: `evaluation/throughput/registry.py` lists it among the engine benches.
+
 "Counted" instructions are the naive interpreter's (what the arena's limit and tables use), so a
 folded loop counts every iteration it stands for. Kernel compile / cache load is reported on its
 own; every figure is taken warm.
@@ -10,10 +12,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from arcade_gym.core.throughput import Figures, Peer
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
-from evaluation.throughput.report import make_report
 from policies.base import DecisionContext
 from policies.engines.arena import BrainfuckEngine
 from policies.engines.brainfuck.interpreter import Program, compile_program, run, warmup
@@ -31,7 +32,7 @@ GENERAL_LOOPS = "-[>-[>-[>+>>[]<<<-]<-]<-]"
 """Three nested 255-counters whose innermost loop holds a (skipped) inner loop, so no loop folds
 away: the dispatch-bound case, ~166M counted instructions in short straight-line ops."""
 
-FIRST_EMPTY = Path(__file__).resolve().parents[2] / "examples" / "first_empty.bf"
+FIRST_EMPTY = Path(__file__).resolve().parents[3] / "examples" / "first_empty.bf"
 """The example engine of the source tree (absent from an installed wheel: its figure is then left
 out)."""
 
@@ -84,8 +85,8 @@ def compile_commands_per_s(seconds: float) -> float:
     return _rate(lambda: compile_program(source).commands, seconds)
 
 
-def bench_brainfuck(seconds: float = 3.0) -> dict[str, Any]:
-    """Every Brainfuck runtime figure, in the shared report shape."""
+def bench_brainfuck(seconds: float = 3.0) -> Figures:
+    """Every Brainfuck runtime figure, beside the pure-Python reference's."""
     compile_s = warmup()
     results = {
         "counted_instructions_per_s": counted_instructions_per_s(
@@ -99,21 +100,13 @@ def bench_brainfuck(seconds: float = 3.0) -> dict[str, Any]:
     }
     if FIRST_EMPTY.is_file():
         results["first_empty_10x10_moves_per_s"] = first_empty_moves_per_s(seconds)
-    return make_report(
-        "brainfuck",
-        seconds=seconds,
-        compile_s=compile_s,
+    return Figures(
         results=results,
         targets={"counted_instructions_per_s": 500_000_000},
-        peer={
-            "name": "policies.engines.brainfuck.reference (pure-Python naive interpreter)",
-            "installed": True,
-            "note": "measured above as naive_reference_instructions_per_s",
-        },
+        compile_s=compile_s,
+        peer=Peer(
+            "policies.engines.brainfuck.reference (pure-Python naive interpreter)",
+            "policies.engines.brainfuck.reference",
+            measured_as="naive_reference_instructions_per_s",
+        ),
     )
-
-
-if __name__ == "__main__":
-    from evaluation.throughput.report import format_table
-
-    print(format_table(bench_brainfuck(1.0)))

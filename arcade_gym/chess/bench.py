@@ -1,0 +1,78 @@
+"""Chess's own speed figures (`arcade-eval bench chess` adds them to `Chess-v0`'s steps/s): the
+AEC env beside a bare python-chess loop.
+
+The bare loop is what any python-chess program pays per ply: list the legal moves, push one
+(a new game when none is left, at 100 halfmoves or with insufficient material). The env's figure
+is a full AEC cycle: `last()` (observation planes and mask), the choice of a uniform legal action
+from the mask, `step()` (dead steps and resets included). Both run interleaved in short chunks and
+are divided by this process's CPU time, so a busy machine shifts both alike; the target is the env
+at >= 80% of the bare loop on the same machine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import chess
+import numpy as np
+
+from arcade_gym.core.throughput import Figures, Peer, aec_random_steps
+from arcade_gym.multiagent import chess_v0
+
+TARGET_SHARE = 0.8
+CHUNKS = 6
+
+
+def _bare_runner(seed: int = 0) -> Callable[[float], int]:
+    """python-chess push + legal-moves plies until the deadline; returns how many."""
+    board = chess.Board()
+    u = np.random.default_rng(seed).random(1 << 16).tolist()
+    count = 0
+
+    def run(deadline: float) -> int:
+        nonlocal board, count
+        steps = 0
+        while True:
+            for _ in range(128):
+                moves = list(board.legal_moves)
+                if not moves or board.halfmove_clock >= 100 or board.is_insufficient_material():
+                    board = chess.Board()
+                    continue
+                board.push(moves[int(u[count & 0xFFFF] * len(moves))])
+                steps += 1
+                count += 1
+            if time.perf_counter() >= deadline:
+                return steps
+
+    return run
+
+
+def interleaved_rates(
+    runners: dict[str, Callable[[float], int]], seconds: float, chunks: int = CHUNKS
+) -> dict[str, float]:
+    """Operations per CPU second of each runner, measured in alternating chunks."""
+    done = dict.fromkeys(runners, 0)
+    cpu = dict.fromkeys(runners, 0.0)
+    for _ in range(chunks):
+        for name, run in runners.items():
+            c0 = time.process_time()
+            done[name] += run(time.perf_counter() + seconds / chunks)
+            cpu[name] += time.process_time() - c0
+    return {name: done[name] / max(cpu[name], 1e-9) for name in runners}
+
+
+def bench_chess(seconds: float = 3.0) -> Figures:
+    """The AEC env and bare python-chess plies per CPU second, side by side, and their ratio."""
+    rates = interleaved_rates(
+        {"aec": aec_random_steps(chess_v0.env()), "bare": _bare_runner()}, seconds
+    )
+    return Figures(
+        results={
+            "aec_standard_steps_per_s": rates["aec"],
+            "bare_python_chess_plies_per_s": rates["bare"],
+        },
+        targets={"aec_standard_steps_per_s": round(TARGET_SHARE * rates["bare"])},
+        peer=Peer("pettingzoo.classic.chess_v6", "pygame", "needs pygame (pettingzoo[classic])"),
+        extra={"aec_share_of_bare": rates["aec"] / rates["bare"]},
+    )
