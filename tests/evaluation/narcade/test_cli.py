@@ -37,7 +37,7 @@ def test_cli_registers_the_three_commands_without_heavy_imports() -> None:
     args = parser.parse_args(["export-replays", "d1", "d2", "--output", "r"])
     assert args.run_dirs == ["d1", "d2"]
     code = "import sys, evaluation.benchmarks.narcade.cli; print(any(m in sys.modules for m in "
-    code += "('numba', 'arcade_gym.snake', 'evaluation.benchmarks.narcade.runner')))"
+    code += "('numba', 'arcade_gym.snake.engine', 'evaluation.benchmarks.narcade.runner')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
