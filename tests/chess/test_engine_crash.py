@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import chess
 import pytest
 
 from arcade_gym.chess.contract import ChessAnswer, ChessQuestion
@@ -195,4 +194,20 @@ def test_a_judge_that_crashes_aborts_only_that_game_which_resume_plays_again(
     assert not again.aborted and again.rows and again.rows[0].games >= 2
     played = tmp_path / "run" / "results" / "random" / "standard" / "random" / "game-0.json"
     assert json.loads(played.read_text())["endReason"] != "aborted"
-    assert chess.Board()  # the board module is the one the games used
+
+
+def test_calibrate_with_a_crashing_stockfish_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evaluation.cli import main
+
+    monkeypatch.setenv("ARCADE_STOCKFISH", str(wrapper(tmp_path)))
+    monkeypatch.setenv("FAKE_UCI_PIDS", str(tmp_path / "pids"))
+    monkeypatch.setenv("FAKE_UCI_CRASH_AT", "1")
+    output = tmp_path / "ladder.json"
+    argv = ["chess", "calibrate", "--output", str(output), "--games-vs-engine", "1,0,0"]
+    assert main([*argv, "--games-between-weak", "0"]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "failed" in lines[0] and not output.exists()
+    pids = _pids(tmp_path / "pids")
+    assert pids and wait_dead(pids) == []

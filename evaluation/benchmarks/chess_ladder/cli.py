@@ -155,7 +155,7 @@ def _counts(text: str) -> tuple[int, int, int]:
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Run the calibration and print the fitted ladder."""
     from evaluation.benchmarks.chess_ladder.calibrate import calibrate
-    from policies.engines.uci import EngineMissingError
+    from policies.engines.uci import EngineFailedError, EngineMissingError
 
     try:
         counts = _counts(args.games_vs_engine)
@@ -170,6 +170,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     except (EngineMissingError, ValueError) as error:
         print(f"arcade-eval chess calibrate: {error}", file=sys.stderr)
         return 2
+    except EngineFailedError as error:  # Stockfish crashed or hung: its processes are killed
+        print(f"arcade-eval chess calibrate: {error}; run it again", file=sys.stderr)
+        return 1
     for rung in ladder["rungs"]:
         extra = f" +- {rung['stdErr']}" if "stdErr" in rung else ""
         print(f"{rung['name']:<16} {rung['rating']:>7.1f}{extra}")
