@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from collections.abc import Sequence
@@ -11,6 +12,7 @@ from pathlib import Path
 import arcade_gym
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
 from evaluation.core.registry import add_all_parsers
+from evaluation.core.rundir import RunDirError, write_text_atomic
 from evaluation.play.command import add_parser as add_play_parser
 from evaluation.site.cli import add_parser as add_site_parser
 from evaluation.throughput.registry import bench_names
@@ -28,8 +30,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(format_table(report), flush=True)
     if args.json:
         path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2) + "\n")
+        figures = reports[0] if len(reports) == 1 else reports
+        write_text_atomic(path, json.dumps(figures, indent=2) + "\n")
         print(f"wrote {path}")
     return 0
 
@@ -144,8 +146,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _no_space(error: BaseException) -> OSError | None:
+    """The "no space left on device" error behind `error` (itself or what caused it), if any."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in (errno.ENOSPC, errno.EDQUOT):
+            return current
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `arcade-eval` console script."""
+    """Entry point of the `arcade-eval` console script. A run directory refused late (a link
+    found while playing) or a full disk stop any command with one line and exit 2: what was
+    written stays valid, and the same command resumes."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -153,7 +169,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if getattr(args, "seconds", 1.0) <= 0:
         parser.error("--seconds must be > 0")
-    return int(args.handler(args))
+    try:
+        return int(args.handler(args))
+    except RunDirError as error:
+        print(f"arcade-eval {args.command}: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:
+        full = _no_space(error)
+        if full is None:
+            raise
+        where = full.filename or "the output directory"
+        print(
+            f"arcade-eval {args.command}: no space left on device writing {where}; free space "
+            "and run the same command to resume",
+            file=sys.stderr,
+        )
+        return 2
 
 
 if __name__ == "__main__":

@@ -275,8 +275,11 @@ class GameLog:
         """Append one event as a line and flush it, so readers and crashes see whole lines."""
         if self._file is None:
             raise ValueError(f"{self.path}: the log is closed")
-        self._file.write(dumps(event) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(dumps(event) + "\n")
+            self._file.flush()
+        except OSError as exc:  # a full disk: say which file (a file object's error does not)
+            raise OSError(exc.errno, exc.strerror, str(self.path)) from exc
         self.lines += 1
 
     def close(self) -> None:

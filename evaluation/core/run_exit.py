@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from evaluation.core.rundir import write_text_atomic
+
 INTERRUPTED = 130
 ABORTED = 1
 
@@ -63,11 +65,10 @@ def write_reports(
     """Write a finished run's report files into `output_dir`, print `shown` and where the run
     is, and copy one report (`(name, path)`, e.g. `--json PATH`) where the user asked."""
     for name, text in files.items():
-        (output_dir / name).write_text(text if text.endswith("\n") else text + "\n", "utf-8")
+        write_text_atomic(output_dir / name, text if text.endswith("\n") else text + "\n")
     print(shown)
     print(f"\nrun written to {output_dir} (verify with: arcade-eval verify {output_dir})")
     if copy is not None and copy[1]:
         path = Path(copy[1])
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(files[copy[0]], encoding="utf-8")
+        write_text_atomic(path, files[copy[0]])
         print(f"wrote {path}")

@@ -86,20 +86,20 @@ def inside_root(root: str | Path, path: str | Path) -> Path:
         raise RunDirError(f"{path} is outside {root}; give a path inside it") from None
     except (OSError, RuntimeError) as exc:
         raise RunDirError(f"cannot resolve {root} ({exc})") from None
-    current = Path(os.path.abspath(root_path))
+    current, shown = Path(os.path.abspath(root_path)), root_path
     for part in below.parts:
-        current = current / part
+        current, shown = current / part, shown / part
         if not current.is_symlink():
             continue
         try:
             target = current.resolve()
         except (OSError, RuntimeError):
             raise RunDirError(
-                f"{current} is a symbolic link that loops; replace it with a real file or folder"
+                f"{shown} is a symbolic link that loops; replace it with a real file or folder"
             ) from None
         if not target.is_relative_to(real_root):
             raise RunDirError(
-                f"{current} is a symbolic link to {target}, outside {root}; links that leave "
+                f"{shown} is a symbolic link to {target}, outside {root}; links that leave "
                 "it are not followed: replace it with a real file or folder"
             )
     try:
@@ -119,23 +119,29 @@ def write_text_atomic(path: str | Path, text: str, *, fsync: bool = False) -> No
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    while True:
-        tmp = path.with_name(f".{path.name[:100]}.{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(tmp, flags, 0o666)
-            break
-        except FileExistsError:
-            continue
+    tmp = path
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            if fsync:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        while True:
+            tmp = path.with_name(f".{path.name[:100]}.{secrets.token_hex(4)}.tmp")
+            try:
+                fd = os.open(tmp, flags, 0o666)
+                break
+            except FileExistsError:
+                continue
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                if fsync:
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        if exc.filename is None or str(exc.filename) == str(tmp):
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc  # name the file we write
         raise
 
 

@@ -13,11 +13,16 @@ A log inside a run directory (`evaluation/core/rundir.py`: `RUN/logs/...`, with 
 must also agree with the run's other files: the manifest names the same benchmark, and the game's
 result file (`RUN/results/...`, if written) repeats the log's facts: every result-line field it
 holds, the seed, the policy's identity block and the header settings it holds (e.g. the mode).
+
+Everything read is untrusted: a run's files are read only through links that stay inside the run
+(`rundir.inside_root`), JSON within bounds (`untrusted_json.py`), and each benchmark checks the
+header fields that size the replayed game against its own limits (`header_limits.py`) before
+building it, so verify runs in memory proportional to the log.
 """
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,7 +40,8 @@ from evaluation.core.episode import (
 from evaluation.core.eventlog import LogFormatError, read_log, to_jsonable
 from evaluation.core.policy_call import call_policy
 from evaluation.core.registry import for_header
-from evaluation.core.rundir import MANIFEST
+from evaluation.core.rundir import MANIFEST, RunDirError, inside_root
+from evaluation.core.untrusted_json import read_json
 from policies.base import DecisionContext
 
 
@@ -177,6 +183,9 @@ def verify_log(path: str | Path, watch: Watch | None = None) -> VerifyReport:
     decision and after each one (the site's replay frames come from this one replay)."""
     path = Path(path)
     try:
+        where = _in_run(path)
+        if where is not None:
+            inside_root(where[0], path)
         report = _replay(path, watch)
         problem = _run_files_disagree(path, report) if report.ok else None
         if problem is not None:
@@ -184,7 +193,7 @@ def verify_log(path: str | Path, watch: Watch | None = None) -> VerifyReport:
         return report
     except MismatchError as bad:
         return VerifyReport(str(path), "fail", bad.decision, bad.message)
-    except LogFormatError as exc:
+    except (LogFormatError, RunDirError) as exc:
         return VerifyReport(str(path), "fail", None, str(exc))
     except (OSError, UnicodeError) as exc:
         return VerifyReport(str(path), "fail", None, f"cannot read: {exc}")
@@ -202,7 +211,7 @@ def _in_run(path: Path) -> tuple[Path, Path] | None:
 
 def _read_object(path: Path) -> Mapping[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)
     except (OSError, ValueError):
         return None
     return data if isinstance(data, Mapping) else None
@@ -223,8 +232,9 @@ def _run_files_disagree(path: Path, report: VerifyReport) -> str | None:
     if logged_as is not None and manifest.get("benchmark") != logged_as:
         return f"{MANIFEST} is a run of {manifest.get('benchmark')!r}, the log of {logged_as!r}"
     result_file = root / "results" / below.with_suffix(".json")
-    if not result_file.exists():
+    if not result_file.exists() and not result_file.is_symlink():
         return None
+    inside_root(root, result_file)
     saved = _read_object(result_file)
     if saved is None:
         return f"its result file {result_file} is not a JSON object"
@@ -244,17 +254,33 @@ def _run_files_disagree(path: Path, report: VerifyReport) -> str | None:
 
 def log_files(paths: Iterable[str | Path]) -> list[Path]:
     """The logs named by `paths`: files as given, directories as every `*.jsonl` below them (set
-    aside logs end otherwise and are skipped). A missing path raises FileNotFoundError."""
+    aside logs end otherwise and are skipped; linked folders are not entered). A missing path
+    raises FileNotFoundError; a log in a directory that links outside it, `RunDirError`."""
     out: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            out.extend(sorted(p for p in path.rglob("*.jsonl") if p.is_file()))
+            out.extend(_logs_below(path))
         elif path.exists():
             out.append(path)
         else:
             raise FileNotFoundError(f"{path} does not exist")
     return out
+
+
+def _logs_below(folder: Path) -> list[Path]:
+    """Every `*.jsonl` file below `folder`, sorted, refusing (`RunDirError`) a link that leaves
+    it; links that stay inside are not entered (what they name is found where it is)."""
+    found: list[Path] = []
+    for parent, dirs, files in os.walk(folder):
+        here = Path(parent)
+        for name in [*dirs, *files]:
+            if (here / name).is_symlink():
+                inside_root(folder, here / name)
+        found.extend(
+            here / name for name in files if name.endswith(".jsonl") and (here / name).is_file()
+        )
+    return sorted(found)
 
 
 def verify_paths(paths: Iterable[str | Path]) -> list[VerifyReport]:
@@ -272,6 +298,7 @@ def results_without_logs(paths: Iterable[str | Path]) -> list[Path]:
         results = root / "results"
         if not (root / "manifest.json").is_file() or not results.is_dir():
             continue
+        inside_root(root, results)
         for result in sorted(results.rglob("*.json")):
             if result.with_suffix("").is_dir():
                 continue

@@ -1,18 +1,30 @@
 """Which site inputs are run directories of a benchmark: one reading of `manifest.json` for every
-benchmark's `add_pages`, so they all claim (and refuse) the same folders the same way."""
+benchmark's `add_pages`, so they all claim (and refuse) the same folders the same way.
+
+Inputs are files other people submit: a sub-folder, manifest or required file that is a link
+leaving its input is refused (`RunDirError`, one line naming the link; `arcade-eval` prints it and
+exits 2), and a manifest is read within bounds (`evaluation/core/untrusted_json.py`), so a planted
+or deeply nested one names no benchmark instead of crashing the build. Pages that read further
+files of a run read them through `evaluation/core/rundir.py:inside_root` the same way.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluation.core.rundir import MANIFEST
+from evaluation.core.rundir import MANIFEST, inside_root
+from evaluation.core.untrusted_json import read_json
 
 
 def sub_folders(path: Path) -> list[Path]:
-    """The folder's visible sub-folders (names starting with `.` skipped), in name order."""
-    return sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+    """The folder's visible sub-folders (names starting with `.` skipped), in name order; a
+    sub-folder that is a link leaving `path` is refused (`RunDirError`)."""
+    children = sorted(p for p in Path(path).iterdir() if not p.name.startswith("."))
+    for child in children:
+        if child.is_symlink():
+            inside_root(path, child)
+    return [p for p in children if p.is_dir()]
 
 
 def is_run(path: Path, benchmark_id: str, *, needs: Sequence[str] = ()) -> bool:
@@ -20,10 +32,13 @@ def is_run(path: Path, benchmark_id: str, *, needs: Sequence[str] = ()) -> bool:
     naming that benchmark (an unreadable one names none) and it holds each file in `needs`
     (e.g. a finished run's `report.json`)."""
     manifest = Path(path) / MANIFEST
+    for name in (MANIFEST, *needs):
+        if (Path(path) / name).is_symlink():
+            inside_root(path, Path(path) / name)
     if not manifest.is_file() or not all((Path(path) / name).is_file() for name in needs):
         return False
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data = read_json(manifest)
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and data.get("benchmark") == benchmark_id

@@ -37,9 +37,15 @@ from evaluation.benchmarks.narcade.protocol import (
     game_mode,
 )
 from evaluation.benchmarks.narcade.results import EpisodeRecord
-from evaluation.benchmarks.narcade.settings import Settings
+from evaluation.benchmarks.narcade.settings import (
+    MAX_DECISIONS_LIMIT,
+    MAX_PIECES_LIMIT,
+    MAX_SECONDS_LIMIT,
+    Settings,
+)
 from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
 from evaluation.core.eventlog import GameLog, header_event
+from evaluation.core.header_limits import MAX_TIME_MS, limited_float, limited_int, setting
 from evaluation.core.policy_call import CallOutcome
 
 TIME_CAP = "time cap"
@@ -252,7 +258,9 @@ class EpisodeConfig:
 
     @classmethod
     def from_header(cls, settings: dict[str, Any]) -> EpisodeConfig:
-        """The config a header records; ValueError when it is not one this version plays."""
+        """The config a header records; ValueError when it is not one this version plays,
+        `HeaderLimitError` naming a cap, timeout or streak outside the run limits (`settings.py`)
+        before anything is allocated from it."""
         game = str(settings["game"])
         if game not in INSTRUCTIONS:
             raise ValueError(f"unknown NARCADE game {game!r}")
@@ -266,11 +274,24 @@ class EpisodeConfig:
             game=game,
             mode=mode,
             difficulty=str(settings["difficulty"]),
-            max_decisions=int(settings["maxDecisions"]),
-            max_pieces=None if pieces is None else int(pieces),
-            max_seconds=None if seconds is None else float(seconds),
-            timeout_ms=float(settings["timeoutMs"]),
-            failure_streak=int(settings["failureStreak"]),
+            max_decisions=limited_int(
+                setting(settings, "maxDecisions"), "settings.maxDecisions", 1, MAX_DECISIONS_LIMIT
+            ),
+            max_pieces=None
+            if pieces is None
+            else limited_int(pieces, "settings.maxPieces", 1, MAX_PIECES_LIMIT),
+            max_seconds=None
+            if seconds is None
+            else limited_float(seconds, "settings.maxSeconds", MAX_SECONDS_LIMIT),
+            timeout_ms=limited_float(
+                setting(settings, "timeoutMs"), "settings.timeoutMs", MAX_TIME_MS
+            ),
+            failure_streak=limited_int(
+                setting(settings, "failureStreak"),
+                "settings.failureStreak",
+                1,
+                MAX_DECISIONS_LIMIT,
+            ),
             trace=bool(settings.get("trace", False)),
         )
 

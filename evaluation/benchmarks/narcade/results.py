@@ -14,7 +14,6 @@ policy failed), `aborted` (episodes cut by failures on our side: resume replays 
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import platform
@@ -26,13 +25,15 @@ from typing import Any
 from evaluation.benchmarks.narcade.protocol import PROTOCOL_VERSION, RESULT_FORMAT, RULES_VERSION
 from evaluation.core.eventlog import utc_now_iso
 from evaluation.core.rundir import safe_name, write_json_atomic
+from evaluation.core.untrusted_json import read_json as read_untrusted_json
 
 STATUSES = ("running", "complete", "failed", "aborted", "interrupted")
 
 
 def read_json(path: str | Path) -> Any:
-    """A JSON file's content."""
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """A JSON file's content, read within bounds (a file too large or nested too deeply is a
+    ValueError: NARCADE's manifests, results and publications may be planted)."""
+    return read_untrusted_json(path)
 
 
 def package_version() -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluation.benchmarks.narcade.protocol import DIFFICULTIES, GAMES, MODES, game_mode
+from evaluation.core.header_limits import MAX_TIME_MS
 
 DEFAULT_DIFFICULTY = "medium"
 """The published reference run's difficulty."""
@@ -16,6 +17,15 @@ DEFAULT_TIMEOUT_MS = 60_000.0
 FAILURE_STREAK = 5
 """Consecutive timeouts/errors after which a model counts as failed."""
 DEFAULT_MAX_DECISIONS = 2000
+MAX_DECISIONS_LIMIT = 1_000_000
+"""The largest decision cap (and failure streak) a run or a log header may set: the Tetris lane
+allocates its piece sequence from it, so a header cannot make a replay exhaust memory."""
+MAX_PIECES_LIMIT = 1_000_000
+"""The largest Tetris piece cap (one byte a piece up front)."""
+MAX_SECONDS_LIMIT = MAX_TIME_MS / 1000
+"""The longest Tetris wall-clock cap: one day."""
+MAX_EPISODES = 10_000
+"""The most episodes a game of one run plays (their seeds are listed in every result)."""
 
 
 class NarcadeError(ValueError):
@@ -114,24 +124,36 @@ def make_settings(
         raise NarcadeError(
             f"--difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}"
         )
-    if episodes < 1:
-        raise NarcadeError(f"--episodes must be >= 1, got {episodes}")
+    if not 1 <= episodes <= MAX_EPISODES:
+        raise NarcadeError(f"--episodes must be from 1 to {MAX_EPISODES:,}, got {episodes}")
     if seed < 0:
         raise NarcadeError(f"--seed must be >= 0, got {seed}")
-    if max_decisions < 1:
-        raise NarcadeError(f"--max-decisions must be >= 1, got {max_decisions}")
-    if max_pieces is not None and max_pieces < 1:
-        raise NarcadeError(f"--max-pieces must be >= 1, got {max_pieces}")
-    if max_seconds is not None and not max_seconds > 0:
-        raise NarcadeError(f"--max-seconds must be > 0, got {max_seconds}")
-    if not timeout_ms > 0:
-        raise NarcadeError(f"--timeout-ms must be > 0, got {timeout_ms}")
+    if not 1 <= max_decisions <= MAX_DECISIONS_LIMIT:
+        raise NarcadeError(
+            f"--max-decisions must be from 1 to {MAX_DECISIONS_LIMIT:,}, got {max_decisions}"
+        )
+    if max_pieces is not None and not 1 <= max_pieces <= MAX_PIECES_LIMIT:
+        raise NarcadeError(f"--max-pieces must be from 1 to {MAX_PIECES_LIMIT:,}, got {max_pieces}")
+    if max_seconds is not None and not (
+        math.isfinite(max_seconds) and 0 < max_seconds <= MAX_SECONDS_LIMIT
+    ):
+        raise NarcadeError(
+            f"--max-seconds must be a finite number > 0 and at most {MAX_SECONDS_LIMIT:g}, "
+            f"got {max_seconds}"
+        )
+    if not (math.isfinite(timeout_ms) and 0 < timeout_ms <= MAX_TIME_MS):
+        raise NarcadeError(
+            f"--timeout-ms must be a finite number > 0 and at most {MAX_TIME_MS:,.0f}, "
+            f"got {timeout_ms}"
+        )
     if max_cost_usd is not None and not (math.isfinite(max_cost_usd) and max_cost_usd > 0):
         raise NarcadeError(
             f"--max-cost-usd must be a positive number of dollars, got {max_cost_usd}"
         )
-    if failure_streak < 1:
-        raise NarcadeError(f"failure_streak must be >= 1, got {failure_streak}")
+    if not 1 <= failure_streak <= MAX_DECISIONS_LIMIT:
+        raise NarcadeError(
+            f"failure_streak must be from 1 to {MAX_DECISIONS_LIMIT:,}, got {failure_streak}"
+        )
     return Settings(
         games=tuple(g for g in GAMES if g in game_list),
         episodes=episodes,

@@ -22,6 +22,7 @@ from evaluation.core.cli_options import (
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
+from evaluation.core.rundir import write_text_atomic
 
 EXIT_BAD_INPUT = 2
 
@@ -30,15 +31,27 @@ class BadPuzzleError(Exception):
     """A PUZZLE argument that is not a puzzle (the message is the one line shown)."""
 
 
+def _is_file(path: Path) -> bool:
+    """Whether PUZZLE names a file; a text no file could be called (too long, a NUL) is not."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _puzzles(source: str) -> list[tuple[str, Any]]:
     """(label, int8 grid) for PUZZLE: one puzzle or a file of them."""
     from arcade_gym.sudoku.rules import PuzzleError, parse_puzzle
 
     text = source.strip()
     path = Path(source)
-    if len(text) != 81 and path.is_file():
+    if len(text) != 81 and _is_file(path):
+        try:
+            lines = path.read_text(errors="replace").splitlines()
+        except OSError as exc:
+            raise BadPuzzleError(f"cannot read {path}: {exc.strerror or exc}") from None
         items = []
-        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        for number, line in enumerate(lines, 1):
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
@@ -143,8 +156,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             print(message, file=sys.stderr, flush=True)
 
     document = build_set(args.set, progress=progress)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(set_json(document))
+    write_text_atomic(output, set_json(document))
     print(f"wrote {output} ({len(document['grids'])} grids, set {args.set})")
     return 0
 

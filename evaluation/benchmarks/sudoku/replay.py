@@ -9,6 +9,7 @@ from arcade_gym.sudoku.rules import GRADER_VERSION
 from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku.episode import RECORD_KEYS, GridEpisode, WireAnswers
 from evaluation.core.eventlog import LogContents
+from evaluation.core.header_limits import MAX_TIME_MS, limited_float
 from evaluation.core.registry import Replay
 
 
@@ -28,7 +29,9 @@ def replay(contents: LogContents) -> Replay:
     if record is None or any(record[k] != named.get(k) for k in RECORD_KEYS):
         raise ValueError(f"{named.get('id')!r} is not a grid of set {set_version}")
     timeout = settings.get("timeoutMs")
-    episode = GridEpisode(record, str(set_version), None if timeout is None else float(timeout))
+    if timeout is not None:
+        timeout = limited_float(timeout, "settings.timeoutMs", MAX_TIME_MS)
+    episode = GridEpisode(record, str(set_version), timeout)
     result = None if contents.result is None else dict(contents.result)
     return Replay(episode, contents.events, result)
 

@@ -15,6 +15,7 @@ side is set aside and played again. A directory holding another run is refused.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from evaluation.benchmarks.sudoku.episode import play_sudoku_grid
 from evaluation.benchmarks.sudoku.report import policy_report
 from evaluation.core.executor import Executor
 from evaluation.core.grid import Key, PolicyPool, play_grid
+from evaluation.core.header_limits import MAX_TIME_MS
 from evaluation.core.policy_identity import policy_identity, run_settings
 from evaluation.core.rundir import RunDir, RunDirError
 
@@ -101,8 +103,8 @@ def run_sudoku(
         raise RunError(f"unknown set {set_version!r}; known sets: {', '.join(SETS)}")
     if not tiers or any(t not in range(1, 8) for t in tiers):
         raise RunError(f"--tiers must be tiers 1..7, got {list(tiers)}")
-    if timeout_ms is not None and not timeout_ms > 0:
-        raise RunError("--timeout-ms must be > 0")
+    if timeout_ms is not None and not (math.isfinite(timeout_ms) and 0 < timeout_ms <= MAX_TIME_MS):
+        raise RunError(f"--timeout-ms must be a finite number > 0 and at most {MAX_TIME_MS:,.0f}")
     run_dir = RunDir(output_dir, BENCHMARK_ID, settings(policies, set_version, tiers, timeout_ms))
     try:
         run_dir.prepare(resume=resume)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,8 @@ from evaluation.core.cli_options import (
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
+from evaluation.core.header_limits import MAX_TIME_MS
+from evaluation.core.rundir import write_text_atomic
 
 if TYPE_CHECKING:
     from evaluation.benchmarks.tetris_bench.records import GameResult
@@ -131,8 +134,8 @@ def _config(args: argparse.Namespace) -> RunConfig:
         raise RunError("every run plays IQ (the ranking comes from it); use --modes iq,blitz")
     if args.merge and not args.official:
         raise RunError("--merge takes official results only; add --official")
-    if not args.budget_ms > 0:
-        raise RunError("--budget-ms must be > 0")
+    if not (math.isfinite(args.budget_ms) and 0 < args.budget_ms <= MAX_TIME_MS):
+        raise RunError(f"--budget-ms must be a finite number > 0 and at most {MAX_TIME_MS:,.0f}")
     if args.concurrency < 1:
         raise RunError("--concurrency must be >= 1")
     return RunConfig(
@@ -229,5 +232,5 @@ def cmd_probe(args: argparse.Namespace) -> int:
     report = run_probe(brain)
     print(format_report(report))
     if args.json:
-        Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n")
+        write_text_atomic(Path(args.json), json.dumps(report.to_dict(), indent=1) + "\n")
     return 0 if report.passed else 1

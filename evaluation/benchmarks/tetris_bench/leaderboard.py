@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ import numpy as np
 
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
 from evaluation.core.episode import INCOMPLETE_ENDS
+from evaluation.core.rundir import write_text_atomic
 from evaluation.core.stats import (
     PRIOR_PRECISION,
     HeadToHead,
@@ -32,6 +32,7 @@ from evaluation.core.stats import (
     seed_comparisons,
     t_interval,
 )
+from evaluation.core.untrusted_json import read_json
 
 MODES = ("IQ", "Blitz")
 MIN_SEEDS_FOR_INTERVAL = 10
@@ -649,9 +650,9 @@ def _read_index(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read leaderboard index {path}: {exc}") from exc
+        data = read_json(path)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read leaderboard index {path}: {exc}") from None
     if not (
         isinstance(data, dict)
         and isinstance(data.get("ruleset"), str)
@@ -715,7 +716,7 @@ def merge_index(
         "seeds": sorted(seeds),
         "results": kept + [r.to_dict() for r in new],
     }
-    _write_atomically(path, json.dumps(merged, indent=1, ensure_ascii=False) + "\n")
+    write_text_atomic(path, json.dumps(merged, indent=1, ensure_ascii=False) + "\n", fsync=True)
     return merged
 
 
@@ -726,17 +727,3 @@ def _seed_difference(old: frozenset[str], new: frozenset[str]) -> str:
     if old - new:
         parts.append("missing: " + ", ".join(sorted(old - new)))
     return "; ".join(parts) or "same seeds"
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

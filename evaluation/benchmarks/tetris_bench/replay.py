@@ -4,7 +4,9 @@
 this module only rebuilds the `TetrisEpisode` from the header and, for `logVersion` 1 logs
 (`tick` lines with the answer, latency and Blitz time at the top level), rewrites each tick into
 the current decision layout so old recordings still verify. A cap ending recorded without
-`capDetail` (every log written before it existed) replays under the old end names.
+`capDetail` (every log written before it existed) replays under the old end names. The caps and
+the budget a header sets are checked against the ruleset's own (`check_settings`) before the game
+is built: the piece cap sizes the piece sequence the game allocates.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arcade_gym.tetris.rules import RULESET_ID
+from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
 from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, CAP_ENDS, TetrisEpisode
 from evaluation.core.eventlog import LogContents
+from evaluation.core.header_limits import MAX_TIME_MS, limited_float, limited_int, setting
 from evaluation.core.registry import Replay
 
 DETERMINISTIC = ("heuristic", "search", "random")
@@ -52,28 +55,48 @@ def _upgrade_tick(tick: Mapping[str, Any], n: int) -> dict[str, Any]:
     return event
 
 
+def check_settings(settings: Mapping[str, Any], prefix: str = "settings") -> dict[str, Any]:
+    """The header's caps and budget as the episode takes them, each within the ruleset's limits
+    (pieces 1..PIECE_CAP, ticks 1..TICK_CAP, a finite budget > 0); `HeaderLimitError` (a
+    ValueError) names the first field outside them."""
+    budget = settings.get("budgetMs")
+    return {
+        "piece_cap": limited_int(
+            setting(settings, "pieceCap", prefix=prefix), f"{prefix}.pieceCap", 1, PIECE_CAP
+        ),
+        "tick_cap": limited_int(
+            setting(settings, "tickCap", prefix=prefix), f"{prefix}.tickCap", 1, TICK_CAP
+        ),
+        "budget_ms": 20_000.0
+        if budget is None
+        else limited_float(budget, f"{prefix}.budgetMs", MAX_TIME_MS),
+    }
+
+
 def replay(contents: LogContents) -> Replay:
     """The game a Tetris Bench log starts from, with its decisions in the current layout."""
     header = contents.header
     version = int(header.get("logVersion", 2))
     if version == 1:
         settings: Mapping[str, Any] = header
+        prefix = "header"
         events = [_upgrade_tick(tick, n) for n, tick in enumerate(contents.events)]
         ruleset = header.get("ruleset")
     else:
         settings = header["settings"]
+        prefix = "settings"
         events = contents.events
         ruleset = (header.get("versions") or {}).get("ruleset")
     if ruleset != RULESET_ID:
         raise ValueError(f"ruleset {ruleset!r} cannot be replayed by this engine ({RULESET_ID})")
-    budget = settings.get("budgetMs")
+    if not isinstance(settings, Mapping):
+        raise ValueError("the header's settings are not an object")
+    limits = check_settings(settings, prefix)
     recorded = contents.result or {}
     episode = TetrisEpisode(
         header["seed"],
         str(settings["mode"]),
-        budget_ms=float(budget) if budget is not None else 20_000.0,
-        piece_cap=int(settings["pieceCap"]),
-        tick_cap=int(settings["tickCap"]),
+        **limits,
         log_version=version,
         legacy_ends=recorded.get("endReason") in CAP_ENDS and "capDetail" not in recorded,
     )
