@@ -57,7 +57,14 @@ from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.executor import Executor, LocalExecutor
 from evaluation.core.policy_identity import policy_identity
 from evaluation.core.policy_identity import run_settings as policy_settings
-from evaluation.core.rundir import RunDir, RunDirError, safe_name, write_json_atomic
+from evaluation.core.rundir import (
+    RunDir,
+    RunDirError,
+    inside_root,
+    safe_name,
+    write_json_atomic,
+    write_text_atomic,
+)
 from evaluation.core.verify import verify_log
 from policies.engines.uci import EngineFailedError, UciEngine, parse_uci_spec
 
@@ -336,7 +343,7 @@ def run_ladder(
                 "models": [row.to_dict() for row in outcome.rows],
             },
         )
-        (run_dir.path / "report.md").write_text(markdown_table(outcome.rows), encoding="utf-8")
+        write_text_atomic(run_dir.path / "report.md", markdown_table(outcome.rows))
     return outcome
 
 
@@ -417,8 +424,8 @@ def _write_pgn(
         else None,
     )
     path = root.joinpath("pgn", *(safe_name(p) for p in key[:-1]), f"{safe_name(key[-1])}.pgn")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    inside_root(root, path)
+    write_text_atomic(path, text)
 
 
 def _ladder_game(
