@@ -23,7 +23,7 @@ from arcade_gym.core.throughput import (
     passes_per_s,
     rate,
 )
-from arcade_gym.tetris import engine as E
+from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris.game import TetrisGame
 
 TETRIS_ID = "arcade_gym/Tetris-v3"
@@ -76,7 +76,7 @@ def candidate_questions(seconds: float, seed: int = 0) -> float:
     """Raw engine: candidate generation with every afterstate's features (no Gym, no pydantic)."""
     positions = _sample_positions(512, seed)
     arrays = [(g.board, g.st, g.seq, g.cinfo, g.cfeat) for g in positions]
-    generate = E.generate_candidates
+    generate = C.generate_candidates
 
     def one_pass() -> None:
         for board, st, seq, cinfo, cfeat in arrays:

@@ -17,6 +17,7 @@ from arcade_gym.core.args import (
 )
 from arcade_gym.core.clock import Clock, check_clock
 from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.render import render_ansi, render_rgb
@@ -216,7 +217,7 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         extra: dict[str, Any] = {}
         if self.mode == "iq":
             delta = int(
-                E.placement_step(
+                C.placement_step(
                     game.board,
                     game.st,
                     game.seq,
@@ -269,8 +270,8 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
     # --- helpers ------------------------------------------------------------------------------
     def _project(self) -> None:
         game = self.game
-        E.fill_action_view(game.st, game.cinfo, game.cfeat, self._mask, self._featmat)
-        E.fill_landing_columns(game.board, game.st, game.cinfo, self._featmat)
+        C.fill_action_view(game.st, game.cinfo, game.cfeat, self._mask, self._featmat)
+        C.fill_landing_columns(game.board, game.st, game.cinfo, self._featmat)
 
     def _observation(self) -> dict[str, Any]:
         game = self.game

@@ -9,6 +9,7 @@ from enum import StrEnum
 import numpy as np
 
 from arcade_gym.core.seeding import seed_to_u64
+from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import (
     ActivePiece,
@@ -193,7 +194,7 @@ class TetrisGame:
         if self.st[E.S_END] != END_NONE:
             self.st[E.S_NCAND] = 0
             return 0
-        return int(E.generate_candidates(self.board, self.st, self.seq, self.cinfo, self.cfeat))
+        return int(C.generate_candidates(self.board, self.st, self.seq, self.cinfo, self.cfeat))
 
     # --- state --------------------------------------------------------------------------------
     @property

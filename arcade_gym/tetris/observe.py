@@ -86,11 +86,11 @@ def placements_observation(
 
 def _landing_columns(question: AgentInput, placements: np.ndarray) -> None:
     """landingHeight and erodedCells of every listed candidate, as the env computes them."""
-    from arcade_gym.tetris import engine as E
+    from arcade_gym.tetris import candidates as C
     from arcade_gym.tetris.game import TetrisGame
 
     game = TetrisGame.from_question(question)
-    E.fill_landing_columns(game.board, game.st, game.cinfo, placements)
+    C.fill_landing_columns(game.board, game.st, game.cinfo, placements)
 
 
 def controls_observation(question: TetrisControlQuestion) -> dict[str, Any]:

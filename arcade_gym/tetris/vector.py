@@ -15,6 +15,7 @@ from numba import njit
 
 from arcade_gym.core.args import check_choice
 from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
+from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.batch_threads import check_threads, run_sliced
 from arcade_gym.tetris.env import PRIMITIVE_CONTROLS, TetrisEnv, TetrisPrimitiveEnv
@@ -133,9 +134,9 @@ def _placement_game(
     visited: np.ndarray,
 ) -> None:
     _new_game(seed, board, st, seq, cfg, nxt)
-    E.list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
-    E.fill_action_view(st, cinfo, cfeat, mask, featmat)
-    E.fill_landing_columns(board, st, cinfo, featmat)
+    C.list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
+    C.fill_action_view(st, cinfo, cfeat, mask, featmat)
+    C.fill_landing_columns(board, st, cinfo, featmat)
 
 
 @njit(cache=True)
@@ -154,8 +155,8 @@ def placement_reset(
     featmat: np.ndarray,
 ) -> None:
     """New games in the listed slots, with their candidates listed."""
-    work = np.empty(E.WORK_LEN, np.int64)
-    visited = np.zeros(E.VISITED_LEN, np.int8)
+    work = np.empty(C.WORK_LEN, np.int64)
+    visited = np.zeros(C.VISITED_LEN, np.int8)
     for j in range(games.shape[0]):
         i = games[j]
         _placement_game(
@@ -188,8 +189,8 @@ def placement_step(
 ) -> None:
     """Games lo..hi-1: reset those that ended on the last step, play a placement (or hold) in the
     others. Releases the GIL: disjoint slices may run on several threads at once."""
-    work = np.empty(E.WORK_LEN, np.int64)
-    visited = np.zeros(E.VISITED_LEN, np.int8)
+    work = np.empty(C.WORK_LEN, np.int64)
+    visited = np.zeros(C.VISITED_LEN, np.int8)
     for i in range(lo, hi):
         rew[i] = 0.0
         term[i] = False
@@ -204,7 +205,7 @@ def placement_step(
             continue
         if actions[i] < 0:
             continue
-        rew[i] = E.placement_step_into(
+        rew[i] = C.placement_step_into(
             board[i], st[i], seq[i], actions[i], cinfo[i], cfeat[i], mask[i], featmat[i], work,
             visited,
         )  # fmt: skip

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.rules import END_NONE
 
@@ -99,7 +100,7 @@ def play_linear(
             E.hold_piece(other_board, other_st, seq)
             E.end_tick(other_st)
             if other_st[E.S_END] == END_NONE:
-                E.generate_candidates(other_board, other_st, seq, other_cinfo, other_cfeat)
+                C.generate_candidates(other_board, other_st, seq, other_cinfo, other_cfeat)
                 if other_st[E.S_NCAND] > 0:
                     linear_scores(
                         other_board, other_st, other_cinfo, other_cfeat, weights, rows, scores
@@ -115,7 +116,7 @@ def play_linear(
         E.play_placement(board, st, seq, cinfo[pick])
         E.end_tick(st)
         if st[E.S_END] == END_NONE:
-            E.generate_candidates(board, st, seq, cinfo, cfeat)
+            C.generate_candidates(board, st, seq, cinfo, cfeat)
     return holds
 
 

@@ -1,6 +1,6 @@
 """The candidate generator as it was before the bitboard search: the exactness oracle.
 
-`arcade_gym/tetris/engine.py: generate_candidates` must list exactly what this breadth-first
+`arcade_gym/tetris/candidates.py: generate_candidates` must list exactly what this breadth-first
 search over cell collisions lists (same rows, same order, same features); kept only for the
 tests in `tests/tetris/test_candidate_search.py`.
 """

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.rules import SCORING_CLASSIC, SCORING_GUIDELINE, SHAPES
@@ -75,7 +76,7 @@ def _both(
     board: np.ndarray, state: np.ndarray, seq: np.ndarray
 ) -> tuple[tuple[int, np.ndarray, np.ndarray], tuple[int, np.ndarray, np.ndarray]]:
     results = []
-    for generate in (E.generate_candidates, oracle_candidates):
+    for generate in (C.generate_candidates, oracle_candidates):
         st_copy = state.copy()
         cinfo = np.full((E.MAX_CANDIDATES, E.CINFO_LEN), -7, np.int64)
         cfeat = np.full((E.MAX_CANDIDATES, E.FEATURES_LEN), -7, np.int64)
@@ -113,8 +114,8 @@ def test_bitboard_search_matches_the_previous_generator_along_played_games(seed,
 
 
 def test_caller_buffers_are_left_clean_and_give_the_same_candidates() -> None:
-    work = np.empty(E.WORK_LEN, np.int64)
-    visited = np.zeros(E.VISITED_LEN, np.int8)
+    work = np.empty(C.WORK_LEN, np.int64)
+    visited = np.zeros(C.VISITED_LEN, np.int8)
     for seed in range(40):
         drawn = _random_state(seed, full_rows=False)
         if drawn is None:
@@ -122,7 +123,7 @@ def test_caller_buffers_are_left_clean_and_give_the_same_candidates() -> None:
         board, state, seq = drawn
         cinfo = np.zeros((E.MAX_CANDIDATES, E.CINFO_LEN), np.int64)
         cfeat = np.zeros((E.MAX_CANDIDATES, E.FEATURES_LEN), np.int64)
-        n = E.generate_candidates_into(board, state.copy(), seq, cinfo, cfeat, work, visited)
+        n = C.generate_candidates_into(board, state.copy(), seq, cinfo, cfeat, work, visited)
         assert not visited.any()
         (n_fresh, cinfo_fresh, cfeat_fresh), _ = _both(board, state, seq)
         assert n == n_fresh
