@@ -174,6 +174,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunDirError as error:
         print(f"arcade-eval {args.command}: {error}", file=sys.stderr)
         return 2
+    except RecursionError:
+        # A reader that parsed an input without `evaluation/core/untrusted_json.py`'s bounds.
+        print(
+            f"arcade-eval {args.command}: an input file is nested too deeply to read (deeply "
+            "nested JSON); remove or replace the planted file",
+            file=sys.stderr,
+        )
+        return 2
     except Exception as error:
         full = _no_space(error)
         if full is None:

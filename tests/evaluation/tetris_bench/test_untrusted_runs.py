@@ -162,3 +162,14 @@ def test_a_full_disk_stops_with_one_line_and_the_run_resumes(
     monkeypatch.setattr(eventlog, "dumps", real_dumps)
     assert main([*QUICK, "--output-dir", str(run)]) == 0
     assert main(["verify", str(run)]) == 0
+
+
+def test_site_over_a_run_with_a_deeply_nested_result_is_one_line(
+    finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _copy_run(finished_run, tmp_path / "run")
+    next((run / "results").rglob("*.json")).write_text("[" * 100_000 + "]" * 100_000)
+    capsys.readouterr()
+    assert main(["site", "--output", str(tmp_path / "site"), str(run)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nested too deeply" in err[0]
