@@ -10,6 +10,11 @@ Every name that comes from a user (policy, seed, game, label) becomes a path com
 as finished only when its log verifies and its result file agrees with the log; anything else
 (a cut-off log, a planted or unreadable result) is set aside under a new name, never deleted or
 overwritten, and the game is played again.
+
+A run directory may come from elsewhere: it is read only through links that stay inside it
+(`inside_root`; `logs/` linked to another folder is refused in one line naming it), its JSON
+within bounds (`evaluation/core/untrusted_json.py`), and every file is written by atomic replace
+(`write_text_atomic`), which replaces a link in its place instead of writing through it.
 """
 
 from __future__ import annotations
