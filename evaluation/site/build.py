@@ -20,7 +20,7 @@ from typing import Any
 
 from evaluation.core.replay_export import UnverifiedLogError, export_replay
 from evaluation.core.rundir import safe_name
-from evaluation.site.html import esc, link
+from evaluation.site.html import Markup, esc, link
 
 ASSETS = Path(__file__).parent / "assets"
 """The files copied to `assets/` of every site (style sheet, replay player, viewers)."""
@@ -39,13 +39,13 @@ class Section:
 
     key: str
     title: str
-    summary_html: str
+    summary_html: Markup
 
 
 @dataclass
 class _Page:
     title: str
-    body_html: str
+    body_html: Markup
     section: str | None
     scripts: tuple[str, ...]
     data: Any
@@ -74,11 +74,15 @@ def plain_json(value: Any) -> Any:
     raise TypeError(f"cannot put a {type(value).__name__} in page data")
 
 
-def inline_json(value: Any) -> str:
-    """JSON text safe inside a `<script>` element: `</` becomes `<\\/` and `<!--` is escaped, so
-    no string in the data can end the element or open a comment."""
+_SCRIPT_SAFE = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+
+
+def inline_json(value: Any) -> Markup:
+    """JSON text safe inside a `<script>` element: every `<`, `>` and `&` is written as a
+    `\\u` escape (the same string to `JSON.parse`), so no string in the data can end the
+    element (`</script>`) or open a comment (`<!--`), whatever HTML context it lands in."""
     text = json.dumps(plain_json(value), ensure_ascii=False, separators=(",", ":"))
-    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+    return Markup(text.translate(_SCRIPT_SAFE))
 
 
 def relative(from_page: str, target: str) -> str:
@@ -88,13 +92,16 @@ def relative(from_page: str, target: str) -> str:
 
 
 def site_path(path: str | PurePosixPath) -> str:
-    """A site-relative file path, checked: relative, no `..`, every part a `safe_name`."""
+    """A site-relative file path, checked: relative, no `..`, every folder a `safe_name` and the
+    file name a `safe_name` plus an extension (so a name `safe_name` cut to its limit fits)."""
     text = str(path).replace("\\", "/")
     parts = PurePosixPath(text).parts
     if not parts or text.startswith("/"):
         raise ValueError(f"site paths are relative file paths, got {text!r}")
-    for part in parts:
-        if part != safe_name(part):
+    for index, part in enumerate(parts):
+        stem, dot, suffix = part.rpartition(".")
+        name = stem if index == len(parts) - 1 and dot and stem and suffix.isalnum() else part
+        if name != safe_name(name):
             raise ValueError(
                 f"unsafe site path {text!r}: pass each name derived from input through "
                 "evaluation.core.rundir.safe_name"
@@ -123,28 +130,30 @@ class SiteBuild:
 
     # -- the API benchmarks use -------------------------------------------------------------
 
-    def section(self, key: str, title: str, summary_html: str) -> Section:
+    def section(self, key: str, title: str, summary_html: Markup | str) -> Section:
         """Declare a section: a nav entry and a card (with `summary_html`) on the home page.
-        Its index is `<key>/index.html`, which the benchmark writes with `page`."""
+        Its index is `<key>/index.html`, which the benchmark writes with `page`. Only `Markup`
+        is HTML: a plain `str` summary is shown as text (`evaluation/site/html.py`)."""
         if key != safe_name(key) or "/" in key:
             raise ValueError(f"section key {key!r} is not a safe name")
         if key in self.sections:
             raise ValueError(f"section {key!r} is declared twice")
-        self.sections[key] = Section(key, title, summary_html)
+        self.sections[key] = Section(key, title, esc(summary_html))
         return self.sections[key]
 
     def page(
         self,
         path: str,
         title: str,
-        body_html: str,
+        body_html: Markup | str,
         *,
         section: str | None = None,
         scripts: Sequence[str] = (),
         data: Any = None,
     ) -> str:
         """Add the page `path` (e.g. `tetris/brains/heuristic.html`) in the shared layout.
-        `body_html` is safe HTML; `data` is inlined as `#page-data`; each of `scripts` is a
+        `body_html` is HTML only when it is `Markup` (a plain `str` is escaped, shown as text);
+        `title` is text; `data` is inlined as `#page-data`; each of `scripts` is a
         file under `assets/` (e.g. `"replay.js"`). `section` defaults to the path's first folder
         when that is a section. Returns the path."""
         path = self._claim(site_path(path), ".html")
@@ -155,7 +164,7 @@ class SiteBuild:
             section = head if "/" in path and head in self.sections else None
         elif section not in self.sections:
             raise ValueError(f"page {path}: unknown section {section!r} (call build.section first)")
-        self._pages[path] = _Page(title, body_html, section, tuple(scripts), data)
+        self._pages[path] = _Page(title, esc(body_html), section, tuple(scripts), data)
         return path
 
     def json(self, path: str, data: Any) -> str:
@@ -172,13 +181,14 @@ class SiteBuild:
         viewer: str,
         *,
         section: str | None = None,
-        intro_html: str = "",
+        intro_html: Markup | str = "",
         data: Any = None,
     ) -> str:
         """Add a replay page for the game `log_path` records, drawn by `assets/viewers/<viewer>.js`
         through the player `assets/replay.js` (with `assets/viewer-kit.js`, the helpers viewers
         share, loaded before it); `data` (what the viewer reads beside the frames,
-        e.g. a run's grades) is inlined as `#page-data`. The log must verify: one that does not is
+        e.g. a run's grades) is inlined as `#page-data`; `intro_html` follows `page`'s rule
+        for bodies (only `Markup` is HTML). The log must verify: one that does not is
         refused with a `SiteError` naming it. Returns the page path (for links)."""
         try:
             exported = export_replay(log_path)
@@ -188,8 +198,8 @@ class SiteBuild:
             raise ValueError(f"viewer {viewer!r} is not a safe name")
         replay = exported.to_json()
         steps = len(replay["frames"]) - 1
-        body = (
-            f"{intro_html}"
+        body = Markup(
+            f"{esc(intro_html)}"
             f'<section class="replay" data-viewer="{esc(viewer)}" aria-label="replay">'
             '<div class="controls" role="group" aria-label="replay controls">'
             '<button type="button" id="first" title="first (Home)">|&#x25C0;</button>'
@@ -283,9 +293,8 @@ class SiteBuild:
             items = "".join(
                 f"<li>{link(relative(index, p), self._pages[p].title)}</li>" for p in pages
             )
-            self._pages[index] = _Page(
-                section.title, f"{section.summary_html}<ul>{items}</ul>", key, (), None
-            )
+            body = Markup(f"{section.summary_html}<ul>{items}</ul>")
+            self._pages[index] = _Page(section.title, body, key, (), None)
 
     def _home(self) -> _Page:
         cards = "".join(
@@ -295,7 +304,7 @@ class SiteBuild:
         )
         if not cards:
             cards = "<p>No benchmark results were given.</p>"
-        body = (
+        body = Markup(
             '<p class="lead">Results of the arcade-gym benchmarks: leaderboards, per-policy '
             "pages and replays of verified games. Every replay was re-simulated from its event "
             "log when this site was built.</p>"

@@ -1,4 +1,4 @@
-"""Plots as hand-written SVG strings: no chart library, no script, the same bytes for the same data.
+"""Plots as hand-written SVG markup: no chart library, no script, the same bytes for the same data.
 
 Every plot has a `<title>` (read by screen readers and shown as a tooltip), labelled axes, and a
 `<title>` on each mark giving its exact value. Sizes are a viewBox, so plots scale with the page.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
-from evaluation.site.html import esc
+from evaluation.site.html import Markup, esc
 
 PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000")
 """Okabe-Ito colours: distinguishable with the common colour-vision deficiencies."""
@@ -58,8 +58,9 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     return ticks
 
 
-def _svg(width: int, height: int, title: str, body: list[str]) -> str:
-    return (
+def _svg(width: int, height: int, title: str, body: list[str]) -> Markup:
+    """The plot's SVG element; every text in `body` went through `esc`."""
+    return Markup(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {width} {height}" '
         f'role="img" aria-label="{esc(title)}"><title>{esc(title)}</title>'
         f'<rect class="plot-bg" x="0" y="0" width="{width}" height="{height}" fill="#fff"/>'
@@ -68,7 +69,7 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
     )
 
 
-def _empty(width: int, height: int, title: str) -> str:
+def _empty(width: int, height: int, title: str) -> Markup:
     return _svg(
         width,
         height,
@@ -159,7 +160,7 @@ def strip_plot(
     x_label: str = "score",
     point_labels: Mapping[str, Sequence[str]] | None = None,
     width: int = 720,
-) -> str:
+) -> Markup:
     """One row per group, one dot per value (e.g. each seed's score) and a bar at the mean.
     Dots are spread vertically by a fixed pattern (not random), so the SVG is deterministic."""
     values = [v for vs in groups.values() for v in vs if math.isfinite(v)]
@@ -207,7 +208,7 @@ def interval_plot(
     title: str = "Intervals",
     x_label: str = "value",
     width: int = 720,
-) -> str:
+) -> Markup:
     """One row per (label, low, mid, high): a line from low to high with a dot at mid, e.g. a
     score with its confidence interval or a rating with its interval."""
     finite = [v for _, lo, mid, hi in rows for v in (lo, mid, hi) if math.isfinite(v)]
@@ -264,7 +265,7 @@ def calibration_plot(
     x_label: str = "predicted probability",
     y_label: str = "observed frequency",
     width: int = 420,
-) -> str:
+) -> Markup:
     """Reliability diagram: one dot per bin at (predicted, observed), area growing with the bin's
     count n, against the diagonal of perfect calibration."""
     height = width
@@ -299,7 +300,7 @@ def line_plot(
     y_label: str = "y",
     width: int = 720,
     height: int = 300,
-) -> str:
+) -> Markup:
     """One polyline per named series, with a legend when there is more than one."""
     xs = [x for pts in series.values() for x, _ in pts if math.isfinite(x)]
     ys = [y for pts in series.values() for _, y in pts if math.isfinite(y)]

@@ -15,6 +15,7 @@ import pytest
 from arcade_gym.tictactoe.contract import EngineReply, check_answer
 from arcade_gym.tictactoe.game import TicTacToeGame
 from evaluation.site.build import SiteBuild
+from evaluation.site.html import Markup
 from policies.engines.brainfuck.interpreter import run
 
 pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
@@ -43,14 +44,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A site with one play page per engine, mounted through `data-arcade-play`."""
     out = tmp_path_factory.mktemp("site")
     build = SiteBuild(out, version="test")
-    build.section("play", "Play", "<p>Play an engine.</p>")
+    build.section("play", "Play", Markup("<p>Play an engine.</p>"))
     for name, path in ENGINES.items():
         if not path.is_file():
             continue
         build.page(
             f"play/{name}.html",
             f"Play {name}",
-            '<div id="play" data-arcade-play></div>',
+            Markup('<div id="play" data-arcade-play></div>'),
             scripts=SCRIPTS,
             data={"play": {"source": engine_source(path), "name": name, "sizes": [3, 5, 10]}},
         )

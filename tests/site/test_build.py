@@ -15,7 +15,7 @@ from evaluation import cli
 from evaluation.site import cli as site_cli
 from evaluation.site.build import MARKER, SiteBuild, SiteError, inline_json, relative, site_path
 from evaluation.site.cli import build_site
-from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.html import Markup, definition_list, esc, link, table
 
 
 class _Collect(HTMLParser):
@@ -53,11 +53,14 @@ def _parse(path: Path) -> _Collect:
 
 def _small_site(output: Path, data: object = None) -> SiteBuild:
     site = SiteBuild(output, inputs=["runs/x"], version="9.9")
-    site.section("demo", "Demo", "<p>a demo</p>")
-    site.page("demo/index.html", "Demo index", "<p>top</p>")
+    site.section("demo", "Demo", Markup("<p>a demo</p>"))
+    site.page("demo/index.html", "Demo index", Markup("<p>top</p>"))
     site.page("demo/a/b/deep.html", "Deep", link("../../index.html", "up"), data=data)
     site.page(
-        "demo/a/replay-ish.html", "With script", "<div id=board></div>", scripts=["replay.js"]
+        "demo/a/replay-ish.html",
+        "With script",
+        Markup("<div id=board></div>"),
+        scripts=["replay.js"],
     )
     site.json("demo/numbers.json", {"x": 1.5, "nan": float("nan")})
     site.finish()
@@ -100,7 +103,7 @@ def test_inline_data_cannot_close_its_script_element(tmp_path: Path) -> None:
     assert "alert(1)</script>" not in text
     parsed = _parse(tmp_path / "out" / "demo/a/b/deep.html")
     assert json.loads(parsed.json["page-data"]) == nasty
-    assert "<\\/script>" in inline_json(nasty)
+    assert "\\u003c/script\\u003e" in inline_json(nasty)
 
 
 def test_json_files_hold_plain_json_without_nan(tmp_path: Path) -> None:
@@ -126,8 +129,8 @@ def test_a_previous_site_is_replaced_and_its_stale_pages_removed(tmp_path: Path)
     _small_site(out)
     assert (out / MARKER).is_file()
     site = SiteBuild(out, version="9.9")
-    site.section("other", "Other", "<p>o</p>")
-    site.page("other/index.html", "Other", "<p>o</p>")
+    site.section("other", "Other", Markup("<p>o</p>"))
+    site.page("other/index.html", "Other", Markup("<p>o</p>"))
     site.finish()
     assert not (out / "demo").exists()
     assert (out / "other/index.html").is_file()
@@ -153,7 +156,7 @@ def test_unsafe_paths_and_double_writes_are_refused(tmp_path: Path) -> None:
 
 def test_a_section_without_an_index_gets_one_listing_its_pages(tmp_path: Path) -> None:
     site = SiteBuild(tmp_path / "out")
-    site.section("demo", "Demo", "<p>s</p>")
+    site.section("demo", "Demo", Markup("<p>s</p>"))
     site.page("demo/one.html", "One <b>", "")
     site.finish()
     index = (tmp_path / "out/demo/index.html").read_text()
@@ -163,7 +166,7 @@ def test_a_section_without_an_index_gets_one_listing_its_pages(tmp_path: Path) -
 def test_html_helpers_escape_plain_values_and_keep_given_html() -> None:
     assert esc('<a href="x">') == "&lt;a href=&quot;x&quot;&gt;"
     assert link("a b.html", "<x>") == '<a href="a b.html">&lt;x&gt;</a>'
-    out = table(["<i>h</i>", "n"], [["<b>safe</b>", 1234567], [None, 2.5]])
+    out = table([Markup("<i>h</i>"), "n"], [[Markup("<b>safe</b>"), 1234567], [None, 2.5]])
     assert '<th scope="col"><i>h</i></th>' in out and "<b>safe</b>" in out
     assert '<td class="num">1,234,567</td>' in out and "<td>\u2014</td>" in out
     assert "<dd>" not in definition_list([("absent", None)])
@@ -242,7 +245,7 @@ def test_a_replay_page_loads_the_kit_before_its_viewer_and_inlines_its_data(
     tetris_run: Path, tmp_path: Path
 ) -> None:
     site = SiteBuild(tmp_path / "site")
-    site.section("demo", "Demo", "<p>demo</p>")
+    site.section("demo", "Demo", Markup("<p>demo</p>"))
     log = tetris_run / "logs" / "heuristic" / "IQ" / "seed-01.jsonl"
     page = site.replay("demo/r.html", "R", log, "tetris", data={"note": "</script>"})
     text = site.files()[page].decode("utf-8")

@@ -21,15 +21,21 @@ from evaluation.benchmarks.arena.entries import (
     Entry,
     EntryError,
     load_entries,
-    official_result,
 )
 from evaluation.benchmarks.arena.entry_bench import match_logs
+from evaluation.benchmarks.arena.evidence import Evidence, verified_results
 from evaluation.benchmarks.arena.grading import WEIGHTS
 from evaluation.benchmarks.arena.suite import CATEGORIES, CATEGORY_TITLES
-from evaluation.benchmarks.arena.tier_list import COLUMNS, millions, row_cells, tier_rows
+from evaluation.benchmarks.arena.tier_list import (
+    COLUMNS,
+    millions,
+    row_cells,
+    tier_rows,
+    unverified_lines,
+)
 from evaluation.core.rundir import safe_name
 from evaluation.site.build import SiteError
-from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import strip_plot
 
@@ -37,7 +43,7 @@ SECTION = "arena"
 PLAY_SCRIPTS = ("viewer-kit.js", "brainfuck.js", "tictactoe-rules.js", "arena-play.js")
 SIZES = [3, 5, 10]
 VIEWER = "tictactoe"
-SHOW_SOURCE = (
+SHOW_SOURCE = Markup(
     "<script>document.addEventListener('DOMContentLoaded', function () {"
     "var data = JSON.parse(document.getElementById('page-data').textContent);"
     "document.getElementById('engine-source').textContent = data.play.source;});</script>"
@@ -65,7 +71,7 @@ def _fraction(cell: Mapping[str, int] | None) -> str:
     return "" if not cell else f"{cell['passed']}/{cell['total']}"
 
 
-def category_table(report: Mapping[str, Any]) -> str:
+def category_table(report: Mapping[str, Any]) -> Markup:
     """Category x board size (passed / total), the category's accuracy, weight and points."""
     rows: list[list[object]] = []
     accuracy = report["accuracy"]
@@ -102,7 +108,7 @@ def category_table(report: Mapping[str, Any]) -> str:
     )
 
 
-def matches_table(report: Mapping[str, Any], replays: Mapping[str, str]) -> str:
+def matches_table(report: Mapping[str, Any], replays: Mapping[str, str]) -> Markup:
     """Every match: board, opponent, the engine's colour, result, points, length, replay."""
     rows = []
     for game in report["games"]:
@@ -113,7 +119,7 @@ def matches_table(report: Mapping[str, Any], replays: Mapping[str, str]) -> str:
                 esc(f"{game['size']}\u00d7{game['size']}"),
                 esc(game["opponent"] + (" (varied opening)" if game["opening"] else "")),
                 esc(game["engineMark"]),
-                esc(game["result"]) + (f" ({esc(game['forfeit'])})" if game["forfeit"] else ""),
+                join([game["result"], f" ({game['forfeit']})" if game["forfeit"] else ""]),
                 f"{game['points']:g}",
                 len(game["moves"]),
                 link(replay, "replay") if replay else "",
@@ -126,7 +132,7 @@ def matches_table(report: Mapping[str, Any], replays: Mapping[str, str]) -> str:
     )
 
 
-def instructions_plot(report: Mapping[str, Any]) -> str:
+def instructions_plot(report: Mapping[str, Any]) -> Markup:
     """Instructions per suite position, one row per board size (millions)."""
     groups: dict[str, list[float]] = {}
     labels: dict[str, list[str]] = {}
@@ -137,7 +143,7 @@ def instructions_plot(report: Mapping[str, Any]) -> str:
         groups.setdefault(key, []).append(position["instructions"] / 1e6)
         labels.setdefault(key, []).append(position["id"])
     if not groups:
-        return ""
+        return Markup()
     return strip_plot(
         groups,
         title="Instructions per suite position",
@@ -146,7 +152,7 @@ def instructions_plot(report: Mapping[str, Any]) -> str:
     )
 
 
-def report_html(report: Mapping[str, Any], replays: Mapping[str, str]) -> str:
+def report_html(report: Mapping[str, Any], replays: Mapping[str, str]) -> Markup:
     """An engine's full report: the category table, matches, move cost, illegal moves."""
     stats = report["moveStats"]
     summary = report["matches"].get("all", {})
@@ -175,7 +181,7 @@ def report_html(report: Mapping[str, Any], replays: Mapping[str, str]) -> str:
             for i in report["illegalMoves"]
         )
         illegal = f'<h2>Illegal moves</h2><ul class="illegal">{items}</ul>'
-    return (
+    return Markup(
         f'<div id="arena-facts">{facts}</div>'
         f"<h2>Suite</h2>{category_table(report)}{instructions_plot(report)}"
         f"<h2>Matches</h2>{matches_table(report, replays)}{illegal}"
@@ -192,11 +198,13 @@ class ArenaPages:
         self.build = build
         self.entries: list[Entry] = []
         self.runs: list[Path] = []
+        self.evidence: dict[str, Evidence] = {}
 
     def add(self) -> None:
-        rows = tier_rows(self.entries)
+        self.evidence = {entry.id: verified_results(entry) for entry in self.entries}
+        rows = tier_rows(self.entries, self.evidence)
         benched = [r for r in rows if r["benched"]]
-        summary = (
+        summary = Markup(
             f"<p>{len(self.entries)} Brainfuck entries graded on the tic-tac-toe suite "
             f"(seed {DEFAULT_SEED})"
             + (f"; best: {esc(benched[0]['name'])}, {esc(benched[0]['grade'])}" if benched else "")
@@ -222,18 +230,27 @@ class ArenaPages:
             if target:
                 cells[0] = link(self.build.href(page, target), row["name"])
             body_rows.append(cells)
-        body = (
+        tier_list = (
+            table(COLUMNS, body_rows, numeric=(2,), table_id="arena-tier-list")
+            if rows
+            else Markup("<p>No entries.</p>")
+        )
+        if notes := unverified_lines(rows):
+            tier_list += (
+                Markup(
+                    "<h2>Unverified results</h2><p>Not ranked: their logs do not prove them.</p>"
+                    '<ul id="arena-unverified">'
+                )
+                + join(Markup(f"<li>{esc(line)}</li>") for line in notes)
+                + Markup("</ul>")
+            )
+        body = Markup(
             '<p class="lead">Each entry is a tic-tac-toe engine written in Brainfuck. The arena '
             "runs it through the seeded suite (188 positions on 3\u00d73, 5\u00d75 and "
             "10\u00d710, 24 matches against sparring partners) and grades it; nobody "
             "self-reports a grade. The official result of an entry is its latest run on seed "
-            f"{DEFAULT_SEED}.</p>"
-            + (
-                table(COLUMNS, body_rows, numeric=(2,), table_id="arena-tier-list")
-                if rows
-                else "<p>No entries.</p>"
-            )
-            + '<p class="note">Grades: S+ \u2265 98, S \u2265 93, A \u2265 85, B \u2265 75, '
+            f"{DEFAULT_SEED} whose logs replay to it.</p>{tier_list}"
+            '<p class="note">Grades: S+ \u2265 98, S \u2265 93, A \u2265 85, B \u2265 75, '
             "C \u2265 65, D \u2265 50, F below; any illegal move or runtime error caps the grade "
             "at C. Instructions are exact Brainfuck instruction counts per move.</p>"
         )
@@ -242,7 +259,7 @@ class ArenaPages:
                 f"<li>{link(self.build.href(page, target), name)}</li>"
                 for name, target in run_pages
             )
-            body += f"<h2>Arena runs</h2><ul>{items}</ul>"
+            body += Markup(f"<h2>Arena runs</h2><ul>{items}</ul>")
         self.build.json(
             f"{SECTION}/tier-list.json", {"seed": DEFAULT_SEED, "columns": COLUMNS, "rows": rows}
         )
@@ -255,7 +272,9 @@ class ArenaPages:
         out: dict[str, str] = {}
         for match_id, log in logs.items():
             target = f"{folder}/{safe_name(match_id)}.html"
-            intro = f"<p>{link(self.build.href(target, page), back)}: match {esc(match_id)}</p>"
+            intro = Markup(
+                f"<p>{link(self.build.href(target, page), back)}: match {esc(match_id)}</p>"
+            )
             self.build.replay(
                 target, f"{back}: {match_id}", log, VIEWER, section=SECTION, intro_html=intro
             )
@@ -265,8 +284,9 @@ class ArenaPages:
     def entry_page(self, entry: Entry) -> str:
         page = f"{SECTION}/entries/{entry.id}.html"
         meta = entry.metadata
-        result = official_result(entry)
-        source = entry.engine.read_bytes().decode("latin-1")
+        checked = self.evidence.get(entry.id) or verified_results(entry)
+        result = checked.official
+        source = entry.engine_bytes().decode("latin-1")
         facts = definition_list(
             [
                 ("Entry", entry.id),
@@ -278,20 +298,30 @@ class ArenaPages:
                 ("Engine", f"{ENGINE_FILE}, {len(source.encode('latin-1')):,} bytes"),
             ]
         )
-        body = f'<p class="lead">{esc(meta.description)}</p>{facts}'
+        body = Markup(f'<p class="lead">{esc(meta.description)}</p>{facts}')
         if result is None:
-            body += '<p id="arena-not-benched">Not benched yet: no official result.</p>'
+            body += Markup('<p id="arena-not-benched">Not benched yet: no official result.</p>')
         else:
             logs = match_logs(entry, result)
             replays = self.replays(page, f"{SECTION}/entries/{entry.id}", logs, meta.name)
-            body += (
+            body += Markup(
                 f'<p class="note">Official result: suite {esc(result["suite"])}, seed '
-                f"{result['seed']}, benched {esc(result['benchedAt'])}, engine SHA-256 "
+                f"{esc(result['seed'])}, benched {esc(result['benchedAt'])}, engine SHA-256 "
                 f"<code>{esc(result['engineSha256'])}</code>.</p>"
-                + report_html(result["report"], replays)
+                f"{report_html(result['report'], replays)}"
             )
             self.build.json(f"{SECTION}/entries/{entry.id}.json", result)
-        body += (
+        if checked.unverified:
+            body += (
+                Markup(
+                    '<p>Unverified results (not shown, not ranked):</p><ul id="arena-unverified">'
+                )
+                + join(
+                    Markup(f"<li>{esc(u.file)}: {esc(u.reason)}</li>") for u in checked.unverified
+                )
+                + Markup("</ul>")
+            )
+        body += Markup(
             "<h2>Play it</h2>"
             f"<p>Play {esc(meta.name)} on 3\u00d73, 5\u00d75 or 10\u00d710: its Brainfuck runs "
             "in your browser under the arena's limits.</p>"
@@ -302,7 +332,7 @@ class ArenaPages:
             names = sorted(p.relative_to(entry.source).as_posix() for p in entry.source.rglob("*"))
             sources = "".join(f"<li><code>{esc(n)}</code></li>" for n in names)
             sources = f"<p>Its <code>source/</code> folder holds:</p><ul>{sources}</ul>"
-        body += (
+        body += Markup(
             f"<h2>Source code</h2>{sources}"
             f"<details><summary>{ENGINE_FILE} ({len(source):,} characters)</summary>"
             f'<pre><code id="engine-source"></code></pre></details>{SHOW_SOURCE}'
@@ -316,7 +346,7 @@ class ArenaPages:
         document = json.loads((run / "report.json").read_text(encoding="utf-8"))
         key = safe_name(run.resolve().name)
         page = f"{SECTION}/runs/{key}.html"
-        body = f'<p class="note">Arena run <code>{esc(run.name)}</code>.</p>'
+        body = Markup(f'<p class="note">Arena run <code>{esc(run.name)}</code>.</p>')
         for report in document.get("reports", []):
             name = str(report["engine"].get("name", "?"))
             slug = safe_name(report["engine"].get("slug", name))
@@ -327,7 +357,7 @@ class ArenaPages:
                 if _log_slug(p) == report["engine"].get("slug")
             }
             replays = self.replays(page, f"{SECTION}/runs/{key}/{slug}", logs, name)
-            body += f"<h2>{esc(name)}</h2>{report_html(report, replays)}"
+            body += Markup(f"<h2>{esc(name)}</h2>{report_html(report, replays)}")
         self.build.page(page, f"Arena run {run.name}", body, section=SECTION)
         return run.name, page
 

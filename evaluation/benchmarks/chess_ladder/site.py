@@ -24,7 +24,7 @@ from arcade_gym.seeds import load_json
 from evaluation.benchmarks.chess_ladder.episode import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
 from evaluation.core.rundir import safe_name
-from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import runs_among
 from evaluation.site.plots import interval_plot
 
@@ -131,14 +131,14 @@ def _judgement_counts(saved: Mapping[str, Any]) -> str:
     )
 
 
-def pgn_link(slug: str, game: LadderGamePage, text: str) -> str:
+def pgn_link(slug: str, game: LadderGamePage, text: str) -> Markup:
     """A link that downloads the game's PGN as a file (a `data:` URL: no request, works from
     disk); "-" when the run holds no PGN for it."""
     if game.pgn is None:
-        return "\u2014"
+        return Markup("\u2014")
     href = "data:application/x-chess-pgn;charset=utf-8," + quote(game.pgn, safe="")
     filename = safe_name("-".join((slug, *game.key[1:]))) + ".pgn"
-    return f'<a href="{esc(href)}" download="{esc(filename)}">{esc(text)}</a>'
+    return Markup(f'<a href="{esc(href)}" download="{esc(filename)}">{esc(text)}</a>')
 
 
 class _Pages:
@@ -165,9 +165,11 @@ class _Pages:
         self.build.section(
             SECTION,
             "Chess ladder",
-            "<p>Policies against fixed-rating rungs (weak built-ins, Stockfish at limited "
-            "strength): ratings with 95% intervals, W/D/L by rung, graded games with a PGN "
-            f"viewer.{lead}</p>",
+            Markup(
+                "<p>Policies against fixed-rating rungs (weak built-ins, Stockfish at limited "
+                "strength): ratings with 95% intervals, W/D/L by rung, graded games with a PGN "
+                f"viewer.{lead}</p>"
+            ),
         )
         for run in self.runs:
             for spec, slug in run.slugs.items():
@@ -189,7 +191,7 @@ class _Pages:
             ),
         )
 
-    def _record_table(self, rows: Sequence[tuple[str | None, Mapping[str, Any]]]) -> str:
+    def _record_table(self, rows: Sequence[tuple[Markup | None, Mapping[str, Any]]]) -> Markup:
         """W/D/L per (policy, variant) against each rung any of them played; without a policy
         column when the names are None (one policy's page)."""
         played = {rung for _, record in rows for by in record.values() for rung in by}
@@ -260,11 +262,12 @@ class _Pages:
         scales = sorted({run.scale for run in self.runs if run.scale})
         incomplete = [run.path.name for run in self.runs if not run.complete]
         html = [
-            "<p>Each policy climbs the ladder from the weakest rung, playing standard chess and "
-            "Chess960; its rating is the one-player fit against the rungs' fixed ratings with a "
-            "95% profile-likelihood interval. "
-            + esc(" ".join(f"Scale: {s}." for s in scales))
-            + "</p>",
+            Markup(
+                "<p>Each policy climbs the ladder from the weakest rung, playing standard chess "
+                "and Chess960; its rating is the one-player fit against the rungs' fixed ratings "
+                "with a 95% profile-likelihood interval. "
+                f"{esc(' '.join(f'Scale: {s}.' for s in scales))}</p>"
+            ),
             table(
                 [
                     "#",
@@ -284,28 +287,29 @@ class _Pages:
                 table_id="chess-ratings",
                 numeric=(0, 2, 4, 7, 9),
             ),
-            f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>",
+            Markup(f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>"),
             interval_plot(
                 plot_rows + rung_rows(),
                 title="Ratings with 95% intervals (rungs for scale)",
                 x_label="rating (ladder scale)",
             ),
-            "<h2>W/D/L by rung</h2>",
+            Markup("<h2>W/D/L by rung</h2>"),
             self._record_table(
                 [(link(f"policies/{key}.html", m["model"]), m["record"]) for _, m, key in rows]
             ),
         ]
         if incomplete:
             html.append(
-                "<p>Runs cut short (games shown on the policy pages, no rating): "
-                + esc(", ".join(incomplete))
-                + ".</p>"
+                Markup(
+                    "<p>Runs cut short (games shown on the policy pages, no rating): "
+                    f"{esc(', '.join(incomplete))}.</p>"
+                )
             )
         self.build.json(
             f"{SECTION}/leaderboard.json", {"benchmark": BENCHMARK_ID, "rows": leaderboard}
         )
         self.build.page(
-            page, "Chess ladder", "\n".join(html), section=SECTION, data={"rows": leaderboard}
+            page, "Chess ladder", join(html, "\n"), section=SECTION, data={"rows": leaderboard}
         )
 
     def policy_page(self, run: LadderRunPages, spec: str, slug: str) -> None:
@@ -345,7 +349,7 @@ class _Pages:
             ("policy", esc(slug)),
             ("run", esc(run.path.name) + ("" if run.complete else " (cut short)")),
         ]
-        html = []
+        html: list[Markup] = []
         if model is not None:
             fit = model["rating"]
             facts += [
@@ -362,7 +366,10 @@ class _Pages:
             ]
             if fit.get("note"):
                 facts.append(("note", esc(fit["note"])))
-            html += ["<h2>W/D/L by rung</h2>", self._record_table([(None, model["record"])])]
+            html += [
+                Markup("<h2>W/D/L by rung</h2>"),
+                self._record_table([(None, model["record"])]),
+            ]
         if pgns:
             pgn_file = f"{SECTION}/pgn/{key}.json"
             self.build.json(pgn_file, {"policy": slug, "games": pgns})
@@ -370,7 +377,7 @@ class _Pages:
         html = [
             definition_list(facts),
             *html,
-            "<h2>Games</h2>",
+            Markup("<h2>Games</h2>"),
             table(
                 [
                     "variant",
@@ -390,19 +397,24 @@ class _Pages:
                 table_id="chess-games",
             ),
         ]
-        self.build.page(page, f"Chess ladder: {slug}", "\n".join(html), section=SECTION)
+        self.build.page(page, f"Chess ladder: {slug}", join(html, "\n"), section=SECTION)
 
     def replay_page(self, target: str, page: str, slug: str, game: LadderGamePage) -> None:
         _, variant, rung, name = game.key
         saved = game.saved
         intro = [
-            f"<p>{link(self.build.href(target, page), slug)} as {esc(saved.get('modelColour'))} "
-            f"against {esc(rung)} ({esc(variant)}): {esc(saved.get('result'))}, "
-            f"{esc(saved.get('endReason'))}. Judgements: ?! inaccuracy, ? mistake, ?? blunder "
-            "(winning chances lost: 5, 10, 15 points); click a move to go there.</p>"
+            Markup(
+                f"<p>{link(self.build.href(target, page), slug)} as "
+                f"{esc(saved.get('modelColour'))} against {esc(rung)} ({esc(variant)}): "
+                f"{esc(saved.get('result'))}, {esc(saved.get('endReason'))}. Judgements: ?! "
+                "inaccuracy, ? mistake, ?? blunder (winning chances lost: 5, 10, 15 points); "
+                "click a move to go there.</p>"
+            )
         ]
         if game.pgn is not None:
-            intro.append(f"<p>{pgn_link(slug, game, 'Download the PGN')} (grades as comments).</p>")
+            intro.append(
+                Markup(f"<p>{pgn_link(slug, game, 'Download the PGN')} (grades as comments).</p>")
+            )
         grades = {
             "grades": saved.get("grades", []),
             "answerMs": [call.get("latencyMs") for call in saved.get("calls", [])],
@@ -414,7 +426,7 @@ class _Pages:
             game.log,
             "chess",
             section=SECTION,
-            intro_html="".join(intro),
+            intro_html=join(intro),
             data=grades,
         )
 

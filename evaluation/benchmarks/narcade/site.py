@@ -32,7 +32,7 @@ from evaluation.core.eventlog import read_log
 from evaluation.core.rundir import safe_name
 from evaluation.core.verify import log_files
 from evaluation.site.build import SiteBuild, SiteError, relative
-from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import strip_plot
 
@@ -246,7 +246,7 @@ def _final_score(log: Path) -> Any:
     return None if result is None else result.get("score")
 
 
-def _replay_intro(run: Source, model: str, game: str, seed: int, log: str, page: str) -> str:
+def _replay_intro(run: Source, model: str, game: str, seed: int, log: str, page: str) -> Markup:
     settings = run.data.get("settings") or {}
     episode = _episode(run, model, game, seed) or {}
     policy = f"{SECTION}/policies/{safe_name(model)}.html"
@@ -258,9 +258,9 @@ def _replay_intro(run: Source, model: str, game: str, seed: int, log: str, page:
         ("Recorded score", episode.get("score")),
         ("End", esc(episode.get("endReason", "?"))),
         ("Run", esc(run.label)),
-        ("Log", f"<code>{esc(log)}</code>"),
+        ("Log", Markup(f"<code>{esc(log)}</code>")),
     ]
-    return (
+    return Markup(
         f"{definition_list(facts)}<p>Re-simulated from its event log when this site was built; "
         "playback speed is illustrative, not the original request timing.</p>"
     )
@@ -288,7 +288,7 @@ def _number(value: Any) -> str:
     return f"{number:,.2f}"
 
 
-def _policy_link(page: str, model: str, name: Any = None) -> str:
+def _policy_link(page: str, model: str, name: Any = None) -> Markup:
     target = f"{SECTION}/policies/{safe_name(model)}.html"
     return link(relative(page, target), name or model, title=model)
 
@@ -301,7 +301,7 @@ def _names(sources: Iterable[Source]) -> dict[str, str]:
     return names
 
 
-def mean_table(source: Source, page: str, names: Mapping[str, str]) -> tuple[str, bool]:
+def mean_table(source: Source, page: str, names: Mapping[str, str]) -> tuple[Markup, bool]:
     """The published table: one row per policy, the mean raw score per game. Returns the HTML
     and whether a cell is marked incomplete."""
     games = [g for g in TABLE_GAMES if g in source.games] + [
@@ -313,7 +313,11 @@ def mean_table(source: Source, page: str, names: Mapping[str, str]) -> tuple[str
         for game in games:
             text = _mean_cell(source.entries.get((model, game)))
             marked = marked or text.endswith("*")
-            cells.append(f'<span data-model="{esc(model)}" data-game="{esc(game)}">{text}</span>')
+            cells.append(
+                Markup(
+                    f'<span data-model="{esc(model)}" data-game="{esc(game)}">{esc(text)}</span>'
+                )
+            )
         rows.append(cells)
     headers = ["Policy", *(SCORE_NAMES.get(g, g) for g in games)]
     html = table(headers, rows, numeric=range(1, len(games) + 1), table_id=f"means-{source.key}")
@@ -336,7 +340,7 @@ def _errors_sentence(source: Source) -> str:
     return f"{len(episodes)} episodes: {listed} in total."
 
 
-def _settings_table(source: Source) -> str:
+def _settings_table(source: Source) -> Markup:
     rows = []
     for game in source.games:
         if source.kind == "publication":
@@ -373,7 +377,7 @@ def _settings_table(source: Source) -> str:
     return table(headers, rows)
 
 
-def _end_reasons(episodes: Sequence[Mapping[str, Any]]) -> str:
+def _end_reasons(episodes: Sequence[Mapping[str, Any]]) -> Markup:
     counts: dict[str, int] = {}
     for episode in episodes:
         reason = str(episode.get("endReason"))
@@ -383,7 +387,7 @@ def _end_reasons(episodes: Sequence[Mapping[str, Any]]) -> str:
 
 def game_table(
     source: Source, game: str, page: str, names: Mapping[str, str], replays: Replays
-) -> str:
+) -> Markup:
     """Per policy on one game: revision, hardware, mean, each seed's score (linked to its replay
     when one is in the site), how the episodes ended and the error counts."""
     seeds: list[int] = []
@@ -440,7 +444,7 @@ def game_table(
     return table(headers, rows, numeric=numeric, table_id=f"game-{source.key}-{game}")
 
 
-def comparison_html(comparison: Mapping[str, Any]) -> str:
+def comparison_html(comparison: Mapping[str, Any]) -> Markup:
     """A publication's paired comparison with an earlier one."""
     rows = []
     for game, block in comparison.get("games", {}).items():
@@ -460,13 +464,13 @@ def comparison_html(comparison: Mapping[str, Any]) -> str:
             )
     notes = "".join(f"<li>{esc(n)}</li>" for n in comparison.get("notes") or [])
     only = [*(comparison.get("onlyNew") or []), *(comparison.get("onlyOld") or [])]
-    return (
-        f"<h3>Compared with {esc(comparison.get('against'))}</h3>"
-        + table(
-            ["Game", "Policy", "Old mean", "New mean", "Change", "%", "Paired differences"], rows
-        )
+    changes = table(
+        ["Game", "Policy", "Old mean", "New mean", "Change", "%", "Paired differences"], rows
+    )
+    return Markup(
+        f"<h3>Compared with {esc(comparison.get('against'))}</h3>{changes}"
         + (f"<ul>{notes}</ul>" if notes else "")
-        + (f"<p>Only in one of the two: {esc(', '.join(only))}</p>" if only else "")
+        + (f"<p>Only in one of the two: {esc(', '.join(map(str, only)))}</p>" if only else "")
     )
 
 
@@ -496,7 +500,7 @@ def _source_html(
     replays: Replays,
     download: str,
     covered_by: Source | None = None,
-) -> str:
+) -> Markup:
     """One publication's or run's part of the index; a run already published shows only its
     closing table and replays (the publication above holds the rest)."""
     means, marked = mean_table(source, page, names)
@@ -505,35 +509,41 @@ def _source_html(
     seeds = sorted({int(e["seed"]) for x in source.entries.values() for e in x["episodes"]})
     hardware = sorted({str(e["hardware"]) for e in source.entries.values() if e.get("hardware")})
     parts = [
-        f'<section class="narcade-source" id="{esc(source.kind)}-{esc(source.key)}">',
-        f"<h2>{what}: {esc(source.label)}</h2>",
-        f"<p>Mean raw scores over {len(seeds)} seed{'s' if len(seeds) != 1 else ''} "
-        f"(rules {esc(rules)}). {esc(_errors_sentence(source))} "
-        f"{link(relative(page, download), 'Download the JSON')}.</p>",
+        Markup(f'<section class="narcade-source" id="{esc(source.kind)}-{esc(source.key)}">'),
+        Markup(f"<h2>{what}: {esc(source.label)}</h2>"),
+        Markup(
+            f"<p>Mean raw scores over {len(seeds)} seed{'s' if len(seeds) != 1 else ''} "
+            f"(rules {esc(rules)}). {esc(_errors_sentence(source))} "
+            f"{link(relative(page, download), 'Download the JSON')}.</p>"
+        ),
         means,
-        f"<p>Hardware: {esc('; '.join(hardware) or 'not recorded')}.</p>",
+        Markup(f"<p>Hardware: {esc('; '.join(hardware) or 'not recorded')}.</p>"),
     ]
     if marked:
-        parts.append(f'<p class="note">{esc(INCOMPLETE_NOTE)}</p>')
+        parts.append(Markup(f'<p class="note">{esc(INCOMPLETE_NOTE)}</p>'))
     if source.kind == "run" and source.data.get("status") != "complete":
         missing = source.data.get("missing") or []
         parts.append(
-            f'<p class="note">The run is {esc(source.data.get("status"))}'
-            + (f"; missing: {esc(', '.join(map(str, missing)))}" if missing else "")
-            + ".</p>"
+            Markup(
+                f'<p class="note">The run is {esc(source.data.get("status"))}'
+                + (f"; missing: {esc(', '.join(map(str, missing)))}" if missing else "")
+                + ".</p>"
+            )
         )
     if covered_by is not None:
         parts += [
-            f"<p>The publication {link('#publication-' + covered_by.key, covered_by.label)} "
-            "was made from this run's result files: its tables above are this run's.</p>",
+            Markup(
+                f"<p>The publication {link('#publication-' + covered_by.key, covered_by.label)} "
+                "was made from this run's result files: its tables above are this run's.</p>"
+            ),
             _replay_list(source, page, replays),
-            "</section>",
+            Markup("</section>"),
         ]
-        return "".join(parts)
-    parts += ["<h3>Settings</h3>", _settings_table(source)]
+        return join(parts)
+    parts += [Markup("<h3>Settings</h3>"), _settings_table(source)]
     for game in [g for g in TABLE_GAMES if g in source.games]:
         parts += [
-            f"<h3>{esc(SCORE_NAMES[game])}</h3>",
+            Markup(f"<h3>{esc(SCORE_NAMES[game])}</h3>"),
             game_table(source, game, page, names, replays),
         ]
     comparison = source.data.get("comparison") if source.kind == "publication" else None
@@ -541,26 +551,29 @@ def _source_html(
         parts.append(comparison_html(comparison))
     if source.kind == "run":
         parts.append(_replay_list(source, page, replays))
-    parts.append("</section>")
-    return "".join(parts)
+    parts.append(Markup("</section>"))
+    return join(parts)
 
 
-def _replay_list(run: Source, page: str, replays: Replays) -> str:
+def _replay_list(run: Source, page: str, replays: Replays) -> Markup:
     """The run's replays as one row per policy and game (a link per seed), then the refused."""
-    cells: dict[tuple[str, str], list[str]] = {}
+    cells: dict[tuple[str, str], list[Markup]] = {}
     for (key, model, game, seed), path in sorted(replays.pages.items()):
         if key == run.key:
             cells.setdefault((model, game), []).append(link(relative(page, path), f"seed {seed}"))
-    rows = [[esc(model), esc(game), " ".join(links)] for (model, game), links in cells.items()]
-    out = "<h3>Replays</h3>" + (
+    rows = [[esc(model), esc(game), join(links, " ")] for (model, game), links in cells.items()]
+    listing = (
         table(["Policy", "Game", "Replays"], rows, table_id=f"replays-{run.key}")
         if rows
-        else "<p>No log of this run verifies, so there is nothing to replay.</p>"
+        else Markup("<p>No log of this run verifies, so there is nothing to replay.</p>")
     )
+    out = Markup(f"<h3>Replays</h3>{listing}")
     refused = replays.refused.get(run.key) or []
     if refused:
-        rows = [[f"<code>{esc(log)}</code>", esc(why)] for log, why in refused]
-        out += "<h3>Refused logs</h3><p>These logs do not verify, so they are not replayed.</p>"
+        rows = [[Markup(f"<code>{esc(log)}</code>"), esc(why)] for log, why in refused]
+        out += Markup(
+            "<h3>Refused logs</h3><p>These logs do not verify, so they are not replayed.</p>"
+        )
         out += table(["Log", "Why"], rows, table_id=f"refused-{run.key}")
     return out
 
@@ -570,10 +583,10 @@ def _replay_list(run: Source, page: str, replays: Replays) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _latency(episode: Mapping[str, Any]) -> str:
+def _latency(episode: Mapping[str, Any]) -> Markup:
     latency = episode.get("latencyMs") or {}
     if not isinstance(latency, Mapping) or latency.get("p50") is None:
-        return "\u2014"
+        return Markup("\u2014")
     return esc(f"{latency['p50']:g} / {latency.get('p95'):g}")
 
 
@@ -599,7 +612,7 @@ def policy_page(
     publication made from a run in `runs_of` shows that run's episodes (the same seeds and
     scores, plus the tokens and cost a publication leaves out)."""
     page = f"{SECTION}/policies/{safe_name(model)}.html"
-    parts = [f"<p>Policy <code>{esc(model)}</code>.</p>"]
+    parts = [Markup(f"<p>Policy <code>{esc(model)}</code>.</p>")]
     data: dict[str, Any] = {"model": model, "games": {}}
     identity = next((s.entries[k] for s in sources for k in s.entries if k[0] == model), {})
     parts.append(
@@ -678,7 +691,7 @@ def policy_page(
             headers += ["Tokens in", "Tokens out", "Cost"]
         headers.append("Replay")
         parts += [
-            f"<h2>{esc(SCORE_NAMES[game])}</h2>",
+            Markup(f"<h2>{esc(SCORE_NAMES[game])}</h2>"),
             strip_plot(
                 groups,
                 title=f"{name}: {SCORE_NAMES[game]} per episode",
@@ -688,12 +701,12 @@ def policy_page(
             table(headers, rows, table_id=f"episodes-{game}"),
         ]
         if any(e.get("status") != "complete" for _, e in held):
-            parts.append(f'<p class="note">{esc(INCOMPLETE_NOTE)}</p>')
+            parts.append(Markup(f'<p class="note">{esc(INCOMPLETE_NOTE)}</p>'))
         data["games"][game] = [
             {"source": s.label, "status": e.get("status"), "episodes": e["episodes"]}
             for s, e in held
         ]
-    return build.page(page, f"NARCADE: {name}", "".join(parts), section=SECTION, data=data)
+    return build.page(page, f"NARCADE: {name}", join(parts), section=SECTION, data=data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -701,7 +714,7 @@ def policy_page(
 # --------------------------------------------------------------------------------------------
 
 
-def section_summary(sources: Sequence[Source]) -> str:
+def section_summary(sources: Sequence[Source]) -> Markup:
     """The home-page card: what the first publication (else run) shows, and its best means."""
     main = sorted(sources, key=lambda s: s.kind != "publication")[0]
     best = []
@@ -712,7 +725,7 @@ def section_summary(sources: Sequence[Source]) -> str:
             mean, model = max(scored, key=lambda pair: (pair[0], pair[1]))
             name = main.entries[(model, game)].get("name") or model
             best.append(f"{SCORE_NAMES[game]} {_number(mean)} ({name})")
-    return (
+    return Markup(
         f"<p>Minesweeper, Snake and Tetris with primitive controls. {esc(main.label)}: "
         f"{len(main.models)} policies; best means: {esc('; '.join(best) or 'none')}.</p>"
         "<p>Published tables, a page per policy, replays re-simulated from verified logs.</p>"
@@ -752,10 +765,12 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
         policy_page(build, model, name, shown, replays, runs_of)
     index = f"{SECTION}/index.html"
     body = [
-        "<p>Models choose one primitive action at a time from a structured game state: a "
-        "direction in Snake, a cell to reveal or flag in Minesweeper, one of six controls in "
-        "Tetris. Scores are raw: food eaten, safe squares revealed (the automatic opening "
-        "included), classic line-clear points. A capped game is not a win.</p>"
+        Markup(
+            "<p>Models choose one primitive action at a time from a structured game state: a "
+            "direction in Snake, a cell to reveal or flag in Minesweeper, one of six controls in "
+            "Tetris. Scores are raw: food eaten, safe squares revealed (the automatic opening "
+            "included), classic line-clear points. A capped game is not a win.</p>"
+        )
     ]
     for source in sorted(sources, key=lambda s: s.kind != "publication"):
         download = build.json(f"{SECTION}/{source.kind}s/{source.key}.json", _download(source))
@@ -776,7 +791,7 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
         "replays": sorted(replays.pages.values()),
         "refused": {k: [log for log, _ in v] for k, v in replays.refused.items() if v},
     }
-    build.page(index, "NARCADE", "".join(body), section=SECTION, data=data)
+    build.page(index, "NARCADE", join(body), section=SECTION, data=data)
     return claimed
 
 

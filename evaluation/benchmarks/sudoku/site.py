@@ -22,7 +22,7 @@ from evaluation.benchmarks.sudoku.report import policy_report
 from evaluation.benchmarks.sudoku.site_frames import cell_tiers
 from evaluation.core.eventlog import read_log
 from evaluation.core.rundir import safe_name
-from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import runs_among
 from evaluation.site.plots import calibration_bins, calibration_plot, interval_plot
 
@@ -93,7 +93,7 @@ def accuracy_by_need(logs: Sequence[Path]) -> dict[str, dict[str, int]] | None:
     return {str(t): {"right": v[0], "cells": v[1]} for t, v in sorted(totals.items())}
 
 
-def _need_table(rows: Sequence[tuple[str, Mapping[str, Any] | None]]) -> str:
+def _need_table(rows: Sequence[tuple[Markup, Mapping[str, Any] | None]]) -> Markup:
     tiers = sorted({int(t) for _, by in rows if by for t in by})
     body = [
         [name_html]
@@ -103,15 +103,20 @@ def _need_table(rows: Sequence[tuple[str, Mapping[str, Any] | None]]) -> str:
         ]
         for name_html, by in rows
     ]
-    headers = [f'<span title="{esc(TIER_NAMES[t])}">tier {t}</span>' for t in tiers]
+    headers = [Markup(f'<span title="{esc(TIER_NAMES[t])}">tier {t}</span>') for t in tiers]
     return table(["policy", *headers], body, table_id="sudoku-need-accuracy")
 
 
-def _tiers_cell(report: Mapping[str, Any]) -> str:
-    return " ".join(
-        f'<span title="tier {esc(t)}: {esc(TIER_NAMES.get(int(t), ""))}">'
-        f"{esc(v['solved'])}/{esc(v['grids'])}</span>"
-        for t, v in report["tiers"].items()
+def _tiers_cell(report: Mapping[str, Any]) -> Markup:
+    return join(
+        (
+            Markup(
+                f'<span title="tier {esc(t)}: {esc(TIER_NAMES.get(int(t), ""))}">'
+                f"{esc(v['solved'])}/{esc(v['grids'])}</span>"
+            )
+            for t, v in report["tiers"].items()
+        ),
+        " ",
     )
 
 
@@ -124,7 +129,7 @@ def _techniques(reports: Sequence[Mapping[str, Any]]) -> list[str]:
     return [name for name, _ in TECHNIQUES if name in seen]
 
 
-def _accuracy_table(rows: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+def _accuracy_table(rows: Sequence[tuple[Markup, Mapping[str, Any]]]) -> Markup:
     techniques = _techniques([r for _, r in rows])
     body = []
     for name_html, report in rows:
@@ -175,8 +180,10 @@ class _Pages:
         self.build.section(
             SECTION,
             "Sudoku",
-            "<p>Seven tiers of unique grids, answered whole with a confidence: score with its "
-            f"95% interval, tiers solved, cell accuracy by technique, Brier.{lead}</p>",
+            Markup(
+                "<p>Seven tiers of unique grids, answered whole with a confidence: score with "
+                f"its 95% interval, tiers solved, cell accuracy by technique, Brier.{lead}</p>"
+            ),
         )
         for run, report, key in rows:
             self.policy_page(run, report, key)
@@ -190,7 +197,7 @@ class _Pages:
             low, high = report["ci95"]
             name = link(f"policies/{key}.html", report["policy"])
             if not run.complete:
-                name += ' <span class="note">(incomplete run)</span>'
+                name += Markup(' <span class="note">(incomplete run)</span>')
             body.append(
                 [
                     rank,
@@ -222,13 +229,15 @@ class _Pages:
             if calibration_points(report["grids"])
         )
         html = [
-            f"<p>Set {esc(', '.join(sets))}: 6 grids in each of 7 tiers (the hardest technique "
-            "the reference grader needs), each answered once as a whole grid with a confidence "
-            "(one retry for a reply with no readable grid). The score is the mean over tiers of "
-            "the share of grids solved (0 to 100, every tier weighs the same); its 95% interval "
-            "adds up each tier's Agresti-Coull variance. Brier scores the reported confidence "
-            "against solved (lower is better); sure but wrong counts unsolved grids answered "
-            "with confidence 90 or more.</p>",
+            Markup(
+                f"<p>Set {esc(', '.join(sets))}: 6 grids in each of 7 tiers (the hardest "
+                "technique the reference grader needs), each answered once as a whole grid with a "
+                "confidence (one retry for a reply with no readable grid). The score is the mean "
+                "over tiers of the share of grids solved (0 to 100, every tier weighs the same); "
+                "its 95% interval adds up each tier's Agresti-Coull variance. Brier scores the "
+                "reported confidence against solved (lower is better); sure but wrong counts "
+                "unsolved grids answered with confidence 90 or more.</p>"
+            ),
             table(
                 [
                     "#",
@@ -245,33 +254,37 @@ class _Pages:
                 table_id="sudoku-leaderboard",
                 numeric=(0, 2, 3, 6, 7, 8),
             ),
-            f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>",
+            Markup(f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>"),
             interval_plot(
                 [(report["policy"], *_interval(report)) for _, report, _ in rows],
                 title="Score with its 95% interval",
                 x_label="score (mean solve rate over tiers, %)",
             ),
-            "<h2>Cell accuracy by technique</h2>",
-            "<p>Blank cells filled with the right digit, grouped by the technique that placed "
-            "the cell on the reference grader's path.</p>",
+            Markup("<h2>Cell accuracy by technique</h2>"),
+            Markup(
+                "<p>Blank cells filled with the right digit, grouped by the technique that "
+                "placed the cell on the reference grader's path.</p>"
+            ),
             _accuracy_table(
                 [
                     (link(f"policies/{key}.html", report["policy"]), report)
                     for _, report, key in rows
                 ]
             ),
-            "<h2>Cell accuracy by the tier each cell needs</h2>",
-            "<p>The same cells grouped by the hardest technique on the grader's path up to the "
-            "step that placed them (a single found only after an X-Wing needs tier 4); from the "
-            "answers in the logs, where the run holds every one.</p>",
+            Markup("<h2>Cell accuracy by the tier each cell needs</h2>"),
+            Markup(
+                "<p>The same cells grouped by the hardest technique on the grader's path up to "
+                "the step that placed them (a single found only after an X-Wing needs tier 4); "
+                "from the answers in the logs, where the run holds every one.</p>"
+            ),
             _need_table(
                 [
                     (link(f"policies/{key}.html", report["policy"]), self.by_need.get(key))
                     for _, report, key in rows
                 ]
             ),
-            "<h2>Calibration of reported confidence</h2>",
-            (
+            Markup("<h2>Calibration of reported confidence</h2>"),
+            Markup(
                 "<p>Confidences binned in tenths: the share of grids solved against the mean "
                 "confidence of the bin (dot area: answers).</p>"
                 f'<div class="plots" style="display: flex; flex-wrap: wrap; gap: 1rem">'
@@ -282,7 +295,11 @@ class _Pages:
         ]
         self.build.json(f"{SECTION}/leaderboard.json", {"benchmark": "sudoku", "rows": leaderboard})
         self.build.page(
-            page, "Sudoku leaderboard", "\n".join(html), section=SECTION, data={"rows": leaderboard}
+            page,
+            "Sudoku leaderboard",
+            join(html, "\n"),
+            section=SECTION,
+            data={"rows": leaderboard},
         )
 
     def policy_page(self, run: SudokuRunPages, report: Mapping[str, Any], key: str) -> None:
@@ -301,7 +318,7 @@ class _Pages:
                     log,
                     "sudoku",
                     section=SECTION,
-                    intro_html=(
+                    intro_html=Markup(
                         f"<p>{link(self.build.href(target, page), report['policy'])}, grid "
                         f"{esc(grid['gridId'])} (tier {esc(grid['tier'])}, "
                         f"{esc(TIER_NAMES.get(int(grid['tier']), ''))}): outcome "
@@ -341,33 +358,33 @@ class _Pages:
         )
         html = [
             facts,
-            "<h2>Grids</h2>",
+            Markup("<h2>Grids</h2>"),
             table(
                 ["grid", "tier", "outcome", "cells right", "confidence", "broke rules", "replay"],
                 rows,
                 table_id="sudoku-grids",
             ),
-            "<h2>Cell accuracy by technique</h2>",
+            Markup("<h2>Cell accuracy by technique</h2>"),
             _accuracy_table([(esc(report["policy"]), report)]),
         ]
         self.by_need[key] = accuracy_by_need(logs)
         if self.by_need[key] is not None:
             html += [
-                "<h2>Cell accuracy by the tier each cell needs</h2>",
+                Markup("<h2>Cell accuracy by the tier each cell needs</h2>"),
                 _need_table([(esc(report["policy"]), self.by_need[key])]),
             ]
         if calibration_points(report["grids"]):
-            html += ["<h2>Calibration</h2>", _calibration(report, 360)]
+            html += [Markup("<h2>Calibration</h2>"), _calibration(report, 360)]
         self.build.page(
             page,
             f"Sudoku: {report['policy']}",
-            "\n".join(html),
+            join(html, "\n"),
             section=SECTION,
             data={k: v for k, v in report.items() if k != "identity"},
         )
 
 
-def _calibration(report: Mapping[str, Any], width: int) -> str:
+def _calibration(report: Mapping[str, Any], width: int) -> Markup:
     """The policy's calibration plot, drawn no wider than `width` pixels."""
     plot = calibration_plot(
         calibration_points(report["grids"]),
@@ -376,7 +393,7 @@ def _calibration(report: Mapping[str, Any], width: int) -> str:
         y_label="share solved",
         width=width,
     )
-    return f'<figure class="plot-small" style="max-width: {width}px">{plot}</figure>'
+    return Markup(f'<figure class="plot-small" style="max-width: {width}px">{plot}</figure>')
 
 
 def _interval(report: Mapping[str, Any]) -> tuple[float, float, float]:

@@ -36,7 +36,7 @@ from evaluation.benchmarks.tetris_bench.leaderboard import (
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
 from evaluation.core.rundir import MANIFEST, safe_name
 from evaluation.site.build import SiteBuild, SiteError
-from evaluation.site.html import definition_list, esc, link, table
+from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import is_run
 from evaluation.site.plots import calibration_bins, calibration_plot, interval_plot, strip_plot
 
@@ -128,7 +128,7 @@ def add_pages(inputs: Sequence[Path], build: SiteBuild) -> list[Path]:
     runs = [load_run(p) for p in paths]
     first = runs[0].leaderboard
     leader = first.rows[0] if first.rows else None
-    summary = (
+    summary = Markup(
         f"<p>{len(first.rows)} brains on {len(first.seeds)} IQ seeds ({esc(first.ruleset)})"
         + (
             f"; first: {esc(leader.name)}, mean score {esc(number_text(leader.score))}"
@@ -178,17 +178,19 @@ def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
     for row in lb.rows:
         cells = [esc(c) for c in row_cells(row)]
         if row.tied_with_above:
-            cells[0] = (
+            cells[0] = Markup(
                 f'<span class="tie" title="head-to-head interval with the row above includes '
                 f'zero">{cells[0]}</span>'
             )
         cells[1] = link(build.href(index, brain_pages[row.slug]), row_cells(row)[1])
         rows.append(cells)
-    notes = "".join(f'<p class="footnote">{esc(note)}</p>' for note in footnotes(lb))
+    notes = join(Markup(f'<p class="footnote">{esc(note)}</p>') for note in footnotes(lb))
     parts = [
         table(COLUMNS, rows, numeric=(0, 2, 3, 4, 5, 6, 7, 8), table_id="leaderboard"),
         notes,
-        f"<p>{link('leaderboard.json', 'leaderboard.json')}: every figure of this table.</p>",
+        Markup(
+            f"<p>{link('leaderboard.json', 'leaderboard.json')}: every figure of this table.</p>"
+        ),
     ]
     scores = {row.name: [float(v) for v in row.seed_scores.values()] for row in lb.rows}
     seeds = {row.name: list(row.seed_scores) for row in lb.rows}
@@ -212,8 +214,8 @@ def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
         parts.append(interval_plot(elo, title="Elo with its bootstrap interval", x_label="Elo"))
     if lb.pairs:
         parts += [
-            "<h2>Head-to-head</h2>",
-            f'<p class="note">{esc(pair_title(lb))}</p>',
+            Markup("<h2>Head-to-head</h2>"),
+            Markup(f'<p class="note">{esc(pair_title(lb))}</p>'),
             table(
                 PAIR_COLUMNS,
                 [[esc(c) for c in pair_cells(p)] for p in lb.pairs],
@@ -221,15 +223,15 @@ def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
                 table_id="head-to-head",
             ),
         ]
-    parts += ["<h2>About this run</h2>", _run_facts(run)]
-    build.page(index, "Tetris Bench leaderboard", "\n".join(parts), data=run.board_json)
+    parts += [Markup("<h2>About this run</h2>"), _run_facts(run)]
+    build.page(index, "Tetris Bench leaderboard", join(parts, "\n"), data=run.board_json)
     build.json(f"{base}/leaderboard.json", run.board_json)
     for row in lb.rows:
         games = [r for r in run.results if r.slug == row.slug]
         brain_page(build, brain_pages[row.slug], row, games, replays, index)
 
 
-def _run_facts(run: TetrisRun) -> str:
+def _run_facts(run: TetrisRun) -> Markup:
     settings = run.manifest.get("settings") or {}
     lb = run.leaderboard
     budget = settings.get("budgetMs")
@@ -352,12 +354,12 @@ def brain_page(
             )
         )
 
-    def replay_cell(game: GameResult) -> str | None:
+    def replay_cell(game: GameResult) -> Markup | None:
         page = replays.get((game.slug, game.mode, game.seed))
         return link(build.href(path, page), "replay") if page else None
 
     parts += [
-        "<h2>IQ games</h2>",
+        Markup("<h2>IQ games</h2>"),
         table(
             [
                 "Seed",
@@ -390,12 +392,14 @@ def brain_page(
             ],
             table_id="iq-games",
         ),
-        '<p class="note">Unusable: invalid, stale, failed or timed-out answers (three in a row '
-        "end a game).</p>",
-        "<h2>Blitz</h2>",
+        Markup(
+            '<p class="note">Unusable: invalid, stale, failed or timed-out answers (three in a '
+            "row end a game).</p>"
+        ),
+        Markup("<h2>Blitz</h2>"),
     ]
     if row.blitz is None:
-        parts.append("<p>Not run: this run played IQ only.</p>")
+        parts.append(Markup("<p>Not run: this run played IQ only.</p>"))
     else:
         b = row.blitz
         share = b.in_time_share
@@ -453,4 +457,4 @@ def brain_page(
             for g in games
         ],
     }
-    build.page(path, row.name, "\n".join(parts), data=data)
+    build.page(path, row.name, join(parts, "\n"), data=data)
