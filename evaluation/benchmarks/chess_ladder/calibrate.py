@@ -9,13 +9,14 @@ taken at face value, and nothing ties it to FIDE or Chess.com ratings.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import chess
 import chess.engine
@@ -28,6 +29,7 @@ from evaluation.benchmarks.chess_ladder.adjudication import (
     score_pawns,
 )
 from evaluation.benchmarks.chess_ladder.ratings import PairResult, fit_pinned, score_of
+from evaluation.core.rundir import write_text_atomic
 from policies.engines.uci import UciEngine, parse_uci_spec
 
 WEAK_RUNGS = ("random", "greedy", "material-2ply")
@@ -40,6 +42,13 @@ SCALE_NOTE = (
 )
 
 Chooser = Callable[[chess.Board], chess.Move]
+
+
+def _open_append(path: str | Path) -> IO[str]:
+    """The calibration log opened for appending, never through a link in its place."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+    return os.fdopen(os.open(path, flags, 0o666), "a", encoding="utf-8")
 
 
 def stockfish_spec(elo: int | None) -> str:
@@ -142,7 +151,7 @@ def calibrate(
         for b in WEAK_RUNGS[i + 1 :]:
             schedule.append((a, b, games_between_weak))
     records: list[GameRecord] = []
-    log_handle = open(log, "a") if log is not None else None  # noqa: SIM115 (closed below)
+    log_handle = _open_append(log) if log is not None else None
     judge = UciEngine(parse_uci_spec(stockfish_spec(None)))
     try:
         for a, b, n in schedule:
@@ -215,8 +224,7 @@ def calibrate(
             "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         },
     }
-    Path(output).parent.mkdir(parents=True, exist_ok=True)
-    Path(output).write_text(json.dumps(ladder, indent=2) + "\n")
+    write_text_atomic(Path(output), json.dumps(ladder, indent=2) + "\n")
     return ladder
 
 
