@@ -7,7 +7,7 @@ each), and the CLI and `verify` read this registry.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,8 @@ class Benchmark:
     (`event` is the decision just applied, None for the start); `site(inputs, build)` adds the
     benchmark's pages to a site being built (`evaluation/site/`). `bench(seconds)` measures the
     benchmark's own speed (`arcade_gym.core.throughput.Figures`) for `arcade-eval bench`.
+    `play()` lists the games a person plays under it with `arcade-eval play`
+    (`evaluation.play.setups.PlaySetup`s, from `evaluation/benchmarks/<name>/play.py`).
     """
 
     name: str
@@ -49,6 +51,7 @@ class Benchmark:
     frame: Callable[[Any, Mapping[str, Any] | None], dict[str, Any]] | None = None
     site: Callable[..., list[Any]] | None = None
     bench: Callable[[float], Any] | None = None
+    play: Callable[[], Sequence[Any]] | None = None
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -2,7 +2,9 @@
 
 A person is a policy (`human.Human`): keystrokes become answers to the very questions the benchmark
 asks any policy, played by the one episode loop and recorded by the benchmark's own play function,
-so `arcade-eval verify` replays a person's game like any other. One module per game maps keys to
-answers (`tetris`, `primitive`, `snake`, `minesweeper`, `sudoku`, `tictactoe`, `chess`); `games`
-says how each game is played and recorded; `command` is the sub-command; `screen` is curses.
+so `arcade-eval verify` replays a person's game like any other. Nothing here names a game: each
+benchmark declares its games' setups and keys in `evaluation/benchmarks/<name>/play.py`
+(`setups.PlaySetup`, the `Benchmark.play` field); `catalogue` gathers them and gives every game no
+benchmark plays a setup on its env (`env_setup`, `env_episode`, `env_keys`); `command` is the
+sub-command; `screen` is curses; `cursor` a cell cursor the board games' keys share.
 """

@@ -2,8 +2,11 @@
 
 The game is written into a run directory (`evaluation/core/rundir.py`) as a one-game run of the
 benchmark that records it: `manifest.json`, `logs/human/<seed>.jsonl` and, once the game is
-finished and its log verifies, `results/human/<seed>.json`. `arcade-eval verify DIR` replays it.
-Exit status: 0 a finished game whose log verifies, 1 a log that does not verify (a bug), 2 a bad
+finished and its log verifies, `results/human/<seed>.json`. `arcade-eval verify DIR` replays a
+benchmark's game; a game played on its env directly (no benchmark records it) is replayed by
+`env_episode.replay_env_log` before it is saved.
+Exit status: 0 a finished game whose log verifies, 1 a log that does not verify (a bug) or a game
+aborted by a failure on our side (one line with the reason; its log ends `aborted`), 2 a bad
 request, 130 a game quit or interrupted (its log ends `interrupted`).
 """
 
@@ -13,21 +16,32 @@ import argparse
 import contextlib
 import curses
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evaluation.play.games import GAMES, OPTIONS, PlayError, Setup
+from evaluation.play.catalogue import flags, play_setups
+from evaluation.play.setups import PlayError, PlaySetup, Setup
 
 if TYPE_CHECKING:
     from evaluation.core.rundir import GameFiles, RunDir
 
 INTERRUPTED = 130
-GAME_OPTIONS = frozenset().union(*OPTIONS.values())
-"""Options some games take (`games.OPTIONS` says which)."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    """How a game ended early: `interrupted` (quit, Ctrl-C) or `aborted` (a failure on our
+    side, such as an opponent engine that crashed: `reason` says which)."""
+
+    kind: str
+    reason: str = ""
 
 
 def add_parser(sub: Any) -> None:
-    """The `play` sub-command."""
+    """The `play` sub-command: its games and flags are the registered setups'
+    (`evaluation/play/catalogue.py`)."""
+    setups = play_setups()
     play = sub.add_parser(
         "play",
         help="play a game yourself in the terminal; the game is a log `verify` accepts",
@@ -35,31 +49,10 @@ def add_parser(sub: Any) -> None:
         "protocol; keystrokes are the answers, recorded as the benchmark records any policy's. "
         "Press ? in the game for the keys, q to quit (a quit game is recorded as interrupted).",
     )
-    play.add_argument("game", choices=list(GAMES), help="what to play")
-    play.add_argument(
-        "--seed",
-        help="the benchmark's seed: a Tetris Bench seed name (default seed-01), a NARCADE "
-        "episode seed (default 100), a Sudoku grid id (default the first), the arena suite "
-        "seed, or a Chess960 start index",
-    )
-    play.add_argument(
-        "--difficulty", help="NARCADE: easy, medium (default) or hard; Sudoku: a tier 1-7"
-    )
-    play.add_argument("--mode", help="tetris: iq (default) or blitz (the piece falls meanwhile)")
-    play.add_argument(
-        "--max-pieces", type=int, help="tetris, tetris-primitive: end the game after N pieces"
-    )
-    play.add_argument("--size", type=int, help="tictactoe: 3 (default), 5 or 10")
-    play.add_argument(
-        "--opponent",
-        help="tictactoe: a sparring partner (random, greedy, tactician (default), perfect) plays "
-        "that match of the arena's suite; entry:ID (a shipped arena entry, e.g. entry:tactician) "
-        "or bf:PATH (a Brainfuck file) plays a free match against that engine",
-    )
-    play.add_argument("--mark", help="tictactoe: X (default, moves first) or O")
-    play.add_argument("--rung", help="chess: the ladder rung, 1 (weakest, default) up, or its name")
-    play.add_argument("--colour", help="chess: white (default) or black")
-    play.add_argument("--variant", help="chess: standard (default) or chess960")
+    games = "; ".join(f"{name}: {setup.summary}" for name, setup in setups.items())
+    play.add_argument("game", choices=list(setups), help=f"what to play ({games})")
+    for flag in flags(setups.values()):
+        play.add_argument(flag.flag, dest=flag.name, type=flag.type, help=flag.help)
     play.add_argument(
         "--output-dir",
         metavar="DIR",
@@ -68,11 +61,17 @@ def add_parser(sub: Any) -> None:
     play.set_defaults(handler=cmd_play)
 
 
-def _check_options(args: argparse.Namespace) -> None:
+def _check_options(args: argparse.Namespace, setups: dict[str, PlaySetup]) -> None:
     """Refuse an option the chosen game does not take (naming both)."""
-    for name in sorted(GAME_OPTIONS - OPTIONS[args.game]):
-        if getattr(args, name) is not None:
-            raise PlayError(f"--{name.replace('_', '-')} does not apply to {args.game}")
+    takes = setups[args.game].option_names
+    for flag in flags(setups.values()):
+        if flag.name not in takes and getattr(args, flag.name, None) is not None:
+            raise PlayError(f"{flag.flag} does not apply to {args.game}")
+
+
+def _in_terminal() -> bool:
+    """Whether stdin and stdout are a terminal (curses needs one)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -80,11 +79,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     from evaluation.core.run_exit import default_output_dir
     from evaluation.core.rundir import RunDir, RunDirError
 
+    setups = play_setups()
     try:
-        _check_options(args)
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if args.game not in setups:
+            raise PlayError(f"no game {args.game!r} to play; games: {', '.join(setups)}")
+        _check_options(args, setups)
+        if not _in_terminal():
             raise PlayError("a game is played in a terminal (stdin and stdout are not one)")
-        setup = GAMES[args.game](args)
+        setup = setups[args.game].setup(args)
     except PlayError as error:
         print(f"arcade-eval play: {error}", file=sys.stderr)
         return 2
@@ -100,14 +102,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     files = run_dir.game("human", setup.seed)
     run_dir.write_manifest("running", [files.key], [])
     try:
-        interrupted = curses.wrapper(_session, setup, files.log)
+        ended = curses.wrapper(_session, setup, files.log)
     finally:
         setup.close()
-    return _finish(run_dir, files, interrupted)
+    return _finish(run_dir, files, ended, setup)
 
 
-def _session(window: curses.window, setup: Setup, log: Path) -> bool:
-    """Play in the curses window; whether the game was quit or interrupted."""
+def _session(window: curses.window, setup: Setup, log: Path) -> Ended | None:
+    """Play in the curses window; None for a finished game, else how it ended early."""
+    from evaluation.core.episode import GameAbortedError
     from evaluation.play.human import Human
     from evaluation.play.screen import Screen, View
 
@@ -117,7 +120,9 @@ def _session(window: curses.window, setup: Setup, log: Path) -> bool:
     try:
         setup.play(human, log)
     except KeyboardInterrupt:
-        return True
+        return Ended("interrupted")
+    except GameAbortedError as aborted:
+        return Ended("aborted", aborted.reason)
     from evaluation.core.eventlog import read_log
 
     result = read_log(log).result or {}
@@ -136,14 +141,14 @@ def _session(window: curses.window, setup: Setup, log: Path) -> bool:
     )
     with contextlib.suppress(KeyboardInterrupt):
         screen.key()
-    return False
+    return None
 
 
 def _short(value: object) -> bool:
     return isinstance(value, int | float | str | bool) and len(str(value)) <= 40
 
 
-def _finish(run_dir: RunDir, files: GameFiles, interrupted: bool) -> int:
+def _finish(run_dir: RunDir, files: GameFiles, ended: Ended | None, setup: Setup) -> int:
     """Verify the log, record the game in the run directory, and say where it is."""
     from evaluation.core.verify import verify_log
 
@@ -151,7 +156,16 @@ def _finish(run_dir: RunDir, files: GameFiles, interrupted: bool) -> int:
         run_dir.write_manifest("interrupted", [files.key], [])
         print(f"quit before the game started; nothing was recorded in {run_dir.path}")
         return INTERRUPTED
-    report = verify_log(files.log)
+    if ended is not None and ended.kind == "aborted":
+        run_dir.write_manifest("aborted", [files.key], [])
+        print(
+            f"arcade-eval play: the game was aborted: {ended.reason} (not counted; its log "
+            f"ends `aborted`: {files.log})",
+            file=sys.stderr,
+        )
+        return 1
+    interrupted = ended is not None
+    report = (setup.verify or verify_log)(files.log)
     finished = report.ok and not interrupted
     if finished:
         fields = {k: v for k, v in (report.result or {}).items() if k != "type"}
@@ -162,5 +176,6 @@ def _finish(run_dir: RunDir, files: GameFiles, interrupted: bool) -> int:
     if interrupted:
         print(f"the game was quit: its log ends `interrupted` (not counted); {files.log}")
         return INTERRUPTED
-    print(f"game written to {run_dir.path} (verify with: arcade-eval verify {run_dir.path})")
+    hint = f" (verify with: arcade-eval verify {run_dir.path})" if setup.verify is None else ""
+    print(f"game written to {run_dir.path}{hint}")
     return 0 if report.ok else 1

@@ -1,5 +1,5 @@
-"""A cursor over a grid of cells, moved by arrows (or h j k l) and kept on the board: Minesweeper,
-Sudoku and tic-tac-toe share it."""
+"""A cursor over a grid of cells, moved by arrows (or h j k l) and kept on the board: the keys of
+every board game whose answer is a cell share it."""
 
 from __future__ import annotations
 

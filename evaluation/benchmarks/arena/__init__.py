@@ -42,4 +42,5 @@ BENCHMARK = Benchmark(
     frame=lazy("evaluation.benchmarks.arena.site_frames:frame"),
     site=lazy("evaluation.benchmarks.arena.site:add_pages"),
     bench=lazy("evaluation.benchmarks.arena.bench:bench_arena"),
+    play=lazy("evaluation.benchmarks.arena.play:setups"),
 )

@@ -33,4 +33,5 @@ BENCHMARK = Benchmark(
     replay=_replay,
     frame=lazy("evaluation.benchmarks.chess_ladder.site_frames:frame"),
     site=lazy("evaluation.benchmarks.chess_ladder.site:add_pages"),
+    play=lazy("evaluation.benchmarks.chess_ladder.play:setups"),
 )

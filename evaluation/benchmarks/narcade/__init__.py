@@ -18,4 +18,5 @@ BENCHMARK = Benchmark(
     rederive=lazy("evaluation.benchmarks.narcade.replay:rederive"),
     frame=lazy("evaluation.benchmarks.narcade.site_frames:frame"),
     site=lazy("evaluation.benchmarks.narcade.site:add_pages"),
+    play=lazy("evaluation.benchmarks.narcade.play:setups"),
 )

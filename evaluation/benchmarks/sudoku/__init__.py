@@ -19,4 +19,5 @@ BENCHMARK = Benchmark(
     rederive=lazy("evaluation.benchmarks.sudoku.replay:rederive"),
     frame=lazy("evaluation.benchmarks.sudoku.site_frames:frame"),
     site=lazy("evaluation.benchmarks.sudoku.site:add_pages"),
+    play=lazy("evaluation.benchmarks.sudoku.play:setups"),
 )

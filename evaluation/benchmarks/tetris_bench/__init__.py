@@ -18,4 +18,5 @@ BENCHMARK = Benchmark(
     rederive=lazy("evaluation.benchmarks.tetris_bench.replay:rederive"),
     frame=lazy("evaluation.benchmarks.tetris_bench.site_frames:frame"),
     site=lazy("evaluation.benchmarks.tetris_bench.site:add_pages"),
+    play=lazy("evaluation.benchmarks.tetris_bench.play:setups"),
 )

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from evaluation.core.verify import verify_log
-from evaluation.play.games import GAMES, HUMAN_LIMIT_MS, PlayError
 from evaluation.play.human import Human
-from tests.evaluation.play.test_games import ScriptedScreen, options
+from evaluation.play.setups import HUMAN_LIMIT_MS, PlayError
+from tests.evaluation.play.test_games import ScriptedScreen, options, setup_of
 from tests.evaluation.play.tmux_game import TMUX, TmuxGame
 
 REPO = Path(__file__).resolve().parents[3]
@@ -25,7 +25,7 @@ KEYS = ["enter", "up", "right", "enter", "down", "down", "left", "left", "enter"
 
 
 def play(tmp_path: Path, opponent: str, keys: list[str] = KEYS, **given: object) -> Path:
-    setup = GAMES["tictactoe"](options(opponent=opponent, **given))
+    setup = setup_of("tictactoe", options(opponent=opponent, **given))
     log = tmp_path / "free.jsonl"
     setup.play(Human(setup.keys, ScriptedScreen(keys)), log)  # type: ignore[arg-type]
     return log
@@ -48,7 +48,7 @@ def test_a_free_match_against_a_bf_file_verifies_and_a_changed_file_fails(tmp_pa
 
 
 def test_a_free_match_against_a_shipped_entry_by_id(tmp_path):
-    setup = GAMES["tictactoe"](options(opponent="entry:first-empty", size=5, mark="O"))
+    setup = setup_of("tictactoe", options(opponent="entry:first-empty", size=5, mark="O"))
     assert setup.keys.opponent == "entry:first-empty"  # type: ignore[attr-defined]
     assert setup.settings["match"] == "free-match" and setup.settings["size"] == 5
     log = play(tmp_path, "entry:first-empty", size=3)
@@ -60,7 +60,7 @@ def test_a_free_match_against_a_shipped_entry_by_id(tmp_path):
 
 
 def test_sparring_names_still_play_the_suites_match(tmp_path):
-    setup = GAMES["tictactoe"](options(opponent="greedy"))
+    setup = setup_of("tictactoe", options(opponent="greedy"))
     assert setup.settings["match"] == "match-3-03"
 
 
@@ -76,7 +76,7 @@ def test_sparring_names_still_play_the_suites_match(tmp_path):
 )
 def test_bad_opponents_are_refused_before_the_game(given, message):
     with pytest.raises(PlayError, match=message):
-        GAMES["tictactoe"](options(**given))
+        setup_of("tictactoe", options(**given))
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")

@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
+from evaluation.benchmarks.narcade.play_snake import SnakeKeys
 from evaluation.core.verify import verify_log
 from evaluation.play import human as human_module
+from evaluation.play.catalogue import play_setups
 from evaluation.play.command import cmd_play
-from evaluation.play.games import GAMES, HUMAN_LIMIT_MS, PlayError
 from evaluation.play.human import Human
 from evaluation.play.screen import View
-from evaluation.play.snake import SnakeKeys
+from evaluation.play.setups import HUMAN_LIMIT_MS, PlayError, Setup
 from policies.base import DecisionContext
 
 
@@ -41,13 +42,26 @@ class ScriptedScreen:
 
 
 def options(**given: Any) -> argparse.Namespace:
-    names = ("seed", "difficulty", "mode", "max_pieces", "size", "opponent", "mark")
+    names: tuple[str, ...] = (
+        "seed",
+        "difficulty",
+        "mode",
+        "max_pieces",
+        "size",
+        "opponent",
+        "mark",
+    )
     names += ("rung", "colour", "variant", "output_dir")
     return argparse.Namespace(**{name: given.get(name) for name in names})
 
 
+def setup_of(game: str, args: argparse.Namespace) -> Setup:
+    """The setup `arcade-eval play GAME` would ready from these flags."""
+    return play_setups()[game].setup(args)
+
+
 def play(game: str, keys: Iterable[str], tmp_path: Path, **given: Any) -> Any:
-    setup = GAMES[game](options(**given))
+    setup = setup_of(game, options(**given))
     log = tmp_path / f"{game}.jsonl"
     screen = ScriptedScreen(keys)
     try:
@@ -106,23 +120,23 @@ def test_a_tictactoe_match_verifies(tmp_path):
 
 def test_game_options_are_checked(tmp_path):
     with pytest.raises(PlayError, match="medium"):
-        GAMES["snake"](options(difficulty="impossible"))
+        setup_of("snake", options(difficulty="impossible"))
     with pytest.raises(PlayError, match="no such Brainfuck file"):
-        GAMES["tictactoe"](options(opponent="bf:engine.bf"))
+        setup_of("tictactoe", options(opponent="bf:engine.bf"))
     with pytest.raises(PlayError, match="--size takes 3, 5, 10"):
-        GAMES["tictactoe"](options(size=4))
+        setup_of("tictactoe", options(size=4))
     with pytest.raises(PlayError, match="not a grid"):
-        GAMES["sudoku"](options(seed="v9-t1-1"))
+        setup_of("sudoku", options(seed="v9-t1-1"))
     with pytest.raises(PlayError, match="--rung 99"):
-        GAMES["chess"](options(rung="99"))
+        setup_of("chess", options(rung="99"))
     with pytest.raises(PlayError, match="chess960"):
-        GAMES["chess"](options(seed="5"))
+        setup_of("chess", options(seed="5"))
     with pytest.raises(PlayError, match="iq"):
-        GAMES["tetris"](options(mode="fast"))
+        setup_of("tetris", options(mode="fast"))
     with pytest.raises(PlayError, match="--max-pieces"):
-        GAMES["tetris"](options(max_pieces=0))
+        setup_of("tetris", options(max_pieces=0))
     with pytest.raises(PlayError, match="--max-pieces"):
-        GAMES["snake"](options(max_pieces=0))
+        setup_of("snake", options(max_pieces=0))
 
 
 def test_the_command_refuses_without_a_terminal_or_with_a_foreign_option(tmp_path, capsys):
@@ -170,12 +184,12 @@ def test_a_chess_game_against_the_weakest_rung_verifies(tmp_path):
 def test_without_stockfish_weak_rungs_play_unjudged_and_stockfish_rungs_say_how_to_install(
     monkeypatch,
 ):
-    from evaluation.play.chess_side import UnjudgedSide, other_side
+    from evaluation.benchmarks.chess_ladder.play_side import UnjudgedSide, other_side
     from policies.engines.uci import STOCKFISH_ENV
 
     monkeypatch.setenv(STOCKFISH_ENV, "/nonexistent/stockfish")
     with pytest.raises(PlayError, match="apt-get install stockfish"):
-        GAMES["chess"](options(rung="stockfish-1350"))
+        setup_of("chess", options(rung="stockfish-1350"))
     side, close = other_side(object(), "standard")
     assert isinstance(side, UnjudgedSide)
     assert side.measure(None, 0, 0) is None  # type: ignore[arg-type]

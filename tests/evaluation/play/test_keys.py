@@ -20,13 +20,13 @@ from arcade_gym.tetris.primitive_contract import validate as validate_controls
 from arcade_gym.tetris.primitive_game import TetrisControlGame
 from arcade_gym.tictactoe.game import TicTacToeGame
 from evaluation.benchmarks.arena.answers import read_answer, wire_answer
-from evaluation.play.chess import ChessKeys
-from evaluation.play.minesweeper import MinesweeperKeys
-from evaluation.play.primitive import PrimitiveKeys
-from evaluation.play.snake import SnakeKeys
-from evaluation.play.sudoku import SudokuKeys
-from evaluation.play.tetris import TetrisKeys, landing
-from evaluation.play.tictactoe import TicTacToeKeys
+from evaluation.benchmarks.arena.play_keys import TicTacToeKeys
+from evaluation.benchmarks.chess_ladder.play_keys import ChessKeys
+from evaluation.benchmarks.narcade.play_minesweeper import MinesweeperKeys
+from evaluation.benchmarks.narcade.play_primitive import PrimitiveKeys
+from evaluation.benchmarks.narcade.play_snake import SnakeKeys
+from evaluation.benchmarks.sudoku.play_keys import SudokuKeys
+from evaluation.benchmarks.tetris_bench.play_keys import TetrisKeys, landing
 
 # --- Tetris Bench ---------------------------------------------------------------------------------
 
@@ -260,7 +260,7 @@ def test_chess_typed_moves_are_checked_before_they_are_played():
 
 def test_tetris_ghost_covers_exactly_the_cells_each_placement_adds():
     from arcade_gym.tetris.render import active_cells
-    from evaluation.play.tetris import board_of, ordered
+    from evaluation.benchmarks.tetris_bench.play_keys import board_of, ordered
 
     game = TetrisGame("seed-02")
     for _ in range(6):  # a few pieces in, so the stack has a shape

@@ -1,0 +1,283 @@
+"""`arcade-eval play` is read off the registries: a toy game added through its two folders only (a
+descriptor in a temporary package, no benchmark) is one of its choices and is played to the end
+on its env by typed action indices (masked ones refused in one line), recorded with its seed and
+actions so the game replays; the play package names no game; an aborted game is one line."""
+
+from __future__ import annotations
+
+import argparse
+import curses
+import json
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+from arcade_gym.core.descriptor import GameDescriptor
+from arcade_gym.games import descriptors, register_game, unregister_game
+from arcade_gym.registration import NAMESPACE, register_envs
+from evaluation.play import command, screen
+from evaluation.play.catalogue import play_setups
+from evaluation.play.env_episode import ENV_LOG_ID, EnvEpisode, replay_env_log
+from evaluation.play.human import Human
+from tests.evaluation.play.test_games import ScriptedScreen, options
+
+PLAY_PACKAGE = Path(command.__file__).resolve().parent
+
+TOY_GAME = """
+from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+
+GAME = GameDescriptor(
+    name="{name}",
+    title="Toy {name}",
+    envs=(EnvEntry("{env}-v0", "toy_play.{name}.env:ToyEnv", "{name}"),),
+    warmup="toy_play.{name}.env:warmup",
+    policies="toy_play_policies.{name}",
+)
+"""
+
+TOY_ENV = '''
+import gymnasium as gym
+import numpy as np
+
+
+def warmup() -> float:
+    return 0.0
+
+
+class ToyEnv(gym.Env):
+    """Count to three: action 0 stops, 1 adds one, 2 adds two (masked from two up); the seed
+    picks the start count's parity bit, so a replay from another seed diverges."""
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
+    observation_space = gym.spaces.Box(0, 9, (2,), np.int64)
+    action_space = gym.spaces.Discrete(3)
+
+    def __init__(self, render_mode=None):
+        self.render_mode = render_mode
+
+    def _mask(self):
+        return np.array([1, 1, int(self.count < 2)], dtype=np.int8)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.count = 0
+        self.bit = int(self.np_random.integers(0, 2))
+        return np.array([0, self.bit]), {"action_mask": self._mask()}
+
+    def step(self, action):
+        self.count += int(action)
+        done = action == 0 or self.count >= 3
+        obs = np.array([self.count, self.bit])
+        return obs, float(action), done, False, {"action_mask": self._mask()}
+
+    def render(self):
+        return f"count {self.count} of 3"
+'''
+
+TOY_POLICIES = """
+from policies.game_policies import GamePolicies
+
+
+class Stop:
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+
+POLICIES = (GamePolicies("{name}", {{"stop": Stop}}, prompt=None),)
+"""
+
+
+def write_toy(root: Path, name: str, env: str, render_modes: list[str]) -> None:
+    files = {
+        f"toy_play/{name}/__init__.py": TOY_GAME.format(name=name, env=env),
+        f"toy_play/{name}/env.py": TOY_ENV.replace("RENDER_MODES", repr(render_modes)),
+        f"toy_play_policies/{name}/__init__.py": TOY_POLICIES.format(name=name),
+    }
+    for package in ("toy_play", "toy_play_policies"):
+        files[f"{package}/__init__.py"] = ""
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+@pytest.fixture
+def toy_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[GameDescriptor]]:
+    """Two toy games in a temporary package: `toyplay` renders ansi, `toyplain` does not."""
+    root = tmp_path / "packages"
+    write_toy(root, "toyplay", "ToyPlay", ["ansi"])
+    write_toy(root, "toyplain", "ToyPlain", [])
+    monkeypatch.syspath_prepend(str(root))
+    games = [register_game("toy_play.toyplay"), register_game("toy_play.toyplain")]
+    register_envs()
+    yield games
+    for package, env in (("toy_play.toyplay", "ToyPlay"), ("toy_play.toyplain", "ToyPlain")):
+        unregister_game(package)
+        gym.registry.pop(f"{NAMESPACE}/{env}-v0", None)
+    for module in [m for m in sys.modules if m.startswith("toy_play")]:
+        del sys.modules[module]
+
+
+BUILT_IN = ["tetris", "tetris-primitive", "snake", "minesweeper", "tictactoe", "sudoku", "chess"]
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="arcade-eval")
+    command.add_parser(top.add_subparsers(dest="command"))
+    return top
+
+
+def test_the_built_in_games_keep_their_names_and_each_flag_is_declared_once(capsys) -> None:
+    setups = play_setups()
+    assert list(setups) == BUILT_IN
+    assert {setup.game for setup in setups.values()} == {game.name for game in descriptors()}
+    args = parser().parse_args(["play", "tetris", "--max-pieces", "3", "--seed", "seed-02"])
+    assert args.max_pieces == 3 and args.seed == "seed-02" and args.mode is None
+    with pytest.raises(SystemExit):
+        parser().parse_args(["play", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "tetris, tetris-primitive: end the game after N pieces" in help_text
+    assert "sudoku: a tier 1-7" in help_text
+
+
+def test_a_toy_game_from_its_two_folders_is_one_of_plays_choices(toy_games) -> None:
+    setups = play_setups()
+    assert list(setups) == [*BUILT_IN, "toyplay", "toyplain"]
+    assert setups["toyplay"].option_names == {"seed"}
+    args = parser().parse_args(["play", "toyplay", "--seed", "7"])
+    assert args.game == "toyplay" and args.seed == "7"
+
+
+def test_a_toy_game_played_by_typed_indices_to_the_end_replays(toy_games, tmp_path) -> None:
+    setup = play_setups()["toyplay"].setup(options(seed="7"))
+    log = tmp_path / "toy.jsonl"
+    keys = ["x", "2", "enter", "2", "enter", "9", "enter", "1", "enter"]
+    scripted = ScriptedScreen(keys)
+    try:
+        setup.play(Human(setup.keys, scripted), log)  # type: ignore[arg-type]
+    finally:
+        setup.close()
+    shown = ["\n".join(view.lines) for view in scripted.views]
+    assert "count 0 of 3" in shown[0] and "legal 0, 1, 2" in shown[0]  # the env's ansi text
+    assert any("action 2 is masked here; legal: 0, 1" in text for text in shown)
+    assert any("action 9 is out of range: 0 to 2" in text for text in shown)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    header, decisions, result = lines[0], lines[1:-1], lines[-1]
+    assert header["benchmark"] == ENV_LOG_ID and header["seed"] == 7
+    assert header["settings"]["envId"] == f"{NAMESPACE}/ToyPlay-v0"
+    assert [d["action"] for d in decisions] == [2, 1]
+    assert result["endReason"] == "terminated" and result["totalReward"] == 3.0
+    report = setup.verify(log)  # type: ignore[misc]
+    assert report.ok, report.message
+
+
+def test_a_log_whose_action_or_seed_was_changed_does_not_replay(toy_games, tmp_path) -> None:
+    setup = play_setups()["toyplay"].setup(options(seed="7"))
+    log = tmp_path / "toy.jsonl"
+    setup.play(Human(setup.keys, ScriptedScreen(["1", "enter"] * 3)), log)  # type: ignore[arg-type]
+    setup.close()
+    assert replay_env_log(log).ok
+    text = log.read_text()
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text(text.replace('"answer":1', '"answer":2', 1))
+    report = replay_env_log(changed)
+    assert report.status == "fail" and report.decision == 0
+    start_bit = EnvEpisode(f"{NAMESPACE}/ToyPlay-v0", 7, None, 10).observation[1]
+    other = next(
+        seed
+        for seed in range(8, 100)
+        if EnvEpisode(f"{NAMESPACE}/ToyPlay-v0", seed, None, 10).observation[1] != start_bit
+    )
+    reseeded = tmp_path / "reseeded.jsonl"
+    reseeded.write_text(text.replace('"seed":7', f'"seed":{other}', 1))
+    assert replay_env_log(reseeded).status == "fail"
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text(text.replace(f"{NAMESPACE}/ToyPlay-v0", "CartPole-v1"))
+    assert "no registered game's env" in replay_env_log(foreign).message
+
+
+def test_a_game_without_ansi_shows_its_observation(toy_games) -> None:
+    setup = play_setups()["toyplain"].setup(options())
+    episode = EnvEpisode(f"{NAMESPACE}/ToyPlain-v0", 0, None, 10)
+    try:
+        lines = setup.keys.view(episode.question()).lines
+    finally:
+        episode.close()
+        setup.close()
+    assert lines[0] == "Toy toyplain  step 0"
+    assert re.fullmatch(r"\[0 [01]\]", lines[1]), lines
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch):
+    """`cmd_play` as in a terminal, its screen scripted: curses is not started."""
+
+    def use(keys: list[str]) -> None:
+        monkeypatch.setattr(command, "_in_terminal", lambda: True)
+        monkeypatch.setattr(curses, "wrapper", lambda session, *args: session(None, *args))
+        monkeypatch.setattr(screen, "Screen", lambda window: ScriptedScreen(keys))
+
+    return use
+
+
+def test_the_command_plays_a_toy_game_into_a_run_directory(toy_games, terminal, tmp_path, capsys):
+    terminal(["1", "enter", "1", "enter", "1", "enter", "enter"])  # the last: "press any key"
+    run = tmp_path / "run"
+    args = parser().parse_args(["play", "toyplay", "--seed", "3", "--output-dir", str(run)])
+    assert command.cmd_play(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OK ") and "3 decisions replay" in out
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["benchmark"] == ENV_LOG_ID
+    saved = json.loads((run / "results" / "human" / "3.json").read_text())
+    assert saved["endReason"] == "terminated" and saved["seed"] == 3
+    assert replay_env_log(run / "logs" / "human" / "3.jsonl").ok
+
+
+def test_a_flag_the_toy_game_does_not_take_is_one_line(toy_games, terminal, tmp_path, capsys):
+    terminal([])
+    args = parser().parse_args(["play", "toyplay", "--difficulty", "easy"])
+    assert command.cmd_play(args) == 2
+    assert capsys.readouterr().err == "arcade-eval play: --difficulty does not apply to toyplay\n"
+
+
+def test_an_aborted_game_is_one_line_with_the_reason(
+    toy_games, terminal, tmp_path, monkeypatch, capsys
+):
+    from evaluation.core.episode import GameAbortedError
+    from evaluation.core.eventlog import GameLog
+    from evaluation.play import env_episode
+
+    def crash(policy, episode, settings, seed, log):  # as a rung engine that dies mid-game
+        with GameLog(log) as writer:
+            writer.write({"type": "header", "benchmark": ENV_LOG_ID, "seed": seed})
+            writer.write({"type": "result", "endReason": "aborted", "reason": "engine died"})
+        raise GameAbortedError("the engine died (exit 1)", 0)
+
+    monkeypatch.setattr(env_episode, "play_env_game", crash)
+    terminal([])
+    run = tmp_path / "run"
+    args = parser().parse_args(["play", "toyplay", "--output-dir", str(run)])
+    assert command.cmd_play(args) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert "aborted: the engine died (exit 1)" in captured.err
+    assert json.loads((run / "manifest.json").read_text())["status"] == "aborted"
+
+
+def test_the_play_package_names_no_game() -> None:
+    names = {name for game in descriptors() for name in (game.name, *game.games)}
+    pattern = re.compile("|".join(sorted(map(re.escape, names))), re.IGNORECASE)
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(PLAY_PACKAGE.rglob("*"))
+        if path.is_file() and path.suffix != ".pyc"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, "\n".join(found)
