@@ -194,3 +194,31 @@ def test_without_stockfish_weak_rungs_play_unjudged_and_stockfish_rungs_say_how_
     assert isinstance(side, UnjudgedSide)
     assert side.measure(None, 0, 0) is None  # type: ignore[arg-type]
     close()
+
+
+def test_a_rung_engine_that_crashes_mid_game_is_one_line_not_a_traceback(
+    tmp_path, monkeypatch, capsys
+):
+    import curses
+
+    from evaluation.benchmarks.chess_ladder import ladder
+    from evaluation.play import command, screen
+    from policies.engines.uci import STOCKFISH_ENV, EngineFailedError
+
+    class CrashingRung:
+        def act(self, question: Any, ctx: DecisionContext) -> Any:
+            raise EngineFailedError("the engine process exited with status 1")
+
+    monkeypatch.setenv(STOCKFISH_ENV, "/nonexistent/stockfish")  # unjudged: the rung alone
+    monkeypatch.setattr(ladder, "rung_policy", lambda rung, lad, seed: CrashingRung())
+    monkeypatch.setattr(command, "_in_terminal", lambda: True)
+    monkeypatch.setattr(curses, "wrapper", lambda session, *args: session(None, *args))
+    monkeypatch.setattr(screen, "Screen", lambda window: ScriptedScreen(["e", "4", "enter"]))
+    args = options(output_dir=str(tmp_path / "run"))
+    args.game = "chess"
+    assert cmd_play(args) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "aborted: the rung failed: the engine process exited with status 1" in err
+    report = verify_log(next((tmp_path / "run" / "logs").rglob("*.jsonl")))
+    assert report.status == "incomplete" and "aborted" in report.message
