@@ -25,7 +25,7 @@ POLICIES = (
     GamePolicies(
         "chess",
         BUILTINS,
-        prompt="policies.llm.prompts.chess:make_prompt",
+        prompt="policies.chess.prompt:make_prompt",
         engines={"uci": _uci_engine},
     ),
 )

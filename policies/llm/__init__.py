@@ -1,8 +1,9 @@
 """LLM policies over any OpenAI-compatible chat endpoint (OpenRouter, LiteLLM, vLLM, llama.cpp,
 Ollama) or an agent command-line tool.
 
-- `make_llm_policy(slug, game)` builds the lane of a registered model for a game (prompt module
-  `policies/llm/prompts/<game>.py` + the chat-policy base `policies/llm/chat_policy.py`);
+- `make_llm_policy(slug, game)` builds the lane of a registered model for a game (the prompt the
+  game's policies name, `policies/<game>/prompt.py`, + the chat-policy base
+  `policies/llm/chat_policy.py`); `prompt_for(game)` is that prompt;
   `make_cli_policy(command, game)` the same through an agent CLI (`cli:`);
 - `list_models()` lists the registry (the built-in `models.toml`, or `--models-file`);
 - before a batch, `policy.preflight()` makes one call in the benchmark's format;
@@ -31,18 +32,7 @@ from policies.llm.errors import (
     is_fatal,
     is_service_failure,
 )
-from policies.llm.lanes import (
-    LLMNarcadePolicy,
-    LLMTetrisBrain,
-    LLMTicTacToeEngine,
-    cli_spec,
-    make_cli_policy,
-    make_llm_brain,
-    make_llm_narcade_policy,
-    make_llm_policy,
-    make_llm_ttt_engine,
-    prompt_for,
-)
+from policies.llm.lanes import cli_spec, make_cli_policy, make_llm_policy, prompt_for
 from policies.llm.preflight import PreflightError, apreflight, preflight
 from policies.llm.registry import ModelSpec, RegistryError, get_spec, load_registry
 from policies.llm.run_identity import identity_differences, run_identity
@@ -63,9 +53,6 @@ __all__ = [
     "CostMeter",
     "FatalModelError",
     "LLMError",
-    "LLMNarcadePolicy",
-    "LLMTetrisBrain",
-    "LLMTicTacToeEngine",
     "ModelCallError",
     "ModelSpec",
     "PreflightError",
@@ -81,10 +68,7 @@ __all__ = [
     "list_models",
     "load_registry",
     "make_cli_policy",
-    "make_llm_brain",
-    "make_llm_narcade_policy",
     "make_llm_policy",
-    "make_llm_ttt_engine",
     "preflight",
     "prompt_for",
     "run_identity",

@@ -1,4 +1,4 @@
-"""One chat-policy base for every game: a prompt module (`policies/llm/prompts/<game>.py`) plus
+"""One chat-policy base for every game: a prompt module (`policies/<game>/prompt.py`) plus
 the model calls, under the decision's deadline and cancel signal.
 
 The base owns everything that is not the game's:

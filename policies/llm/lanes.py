@@ -1,10 +1,9 @@
 """Every LLM lane is a prompt module plus the chat-policy base; this module binds them by game.
 
 `make_llm_policy(slug, game)` builds the lane of a registered model for any game whose policies
-name a prompt factory (`GamePolicies.prompt`, `policies/game_policies.py`); this module names no
-game. `make_cli_policy(command, game)` plays the same lanes
-through an agent command-line tool (`cli:COMMAND`). The named classes (`LLMTetrisBrain`,
-`LLMNarcadePolicy`, `LLMTicTacToeEngine`) and factories are the lanes' historical entry points.
+name a prompt factory (`GamePolicies.prompt`, `policies/game_policies.py`; the prompt lives in
+`policies/<game>/prompt.py`), so this module names no game. `make_cli_policy(command, game)`
+plays the same lanes through an agent command-line tool (`cli:COMMAND`).
 """
 
 from __future__ import annotations
@@ -17,9 +16,6 @@ from policies.game_policies import UnknownGameError, load, policies_for
 from policies.llm.chat_policy import ChatPolicy
 from policies.llm.cost_meter import CostMeter
 from policies.llm.prompts.base import ChatPrompt
-from policies.llm.prompts.narcade import NarcadePrompt
-from policies.llm.prompts.tetris import PROMPT as TETRIS_PROMPT
-from policies.llm.prompts.tictactoe import PROMPT as TICTACTOE_PROMPT
 from policies.llm.registry import ModelSpec, get_spec, load_registry
 
 
@@ -36,30 +32,6 @@ def prompt_for(game: str) -> ChatPrompt:
         raise ValueError(f"{policies.prompt} is not a prompt factory")
     prompt: ChatPrompt = make(policies.prompt_game or game)
     return prompt
-
-
-class LLMTetrisBrain(ChatPolicy):
-    """The Tetris Bench lane: pick one of the listed candidates."""
-
-    def __init__(self, spec: ModelSpec, client: Any = None, **options: Any) -> None:
-        super().__init__(spec, TETRIS_PROMPT, client, **options)
-
-
-class LLMNarcadePolicy(ChatPolicy):
-    """A NARCADE lane (snake, minesweeper, tetris controls): pick one of the offered actions."""
-
-    def __init__(self, spec: ModelSpec, game: str, client: Any = None, **options: Any) -> None:
-        prompt = NarcadePrompt(game)
-        super().__init__(spec, prompt, client, **options)
-        self.game = prompt.game
-        self.answer_model = prompt.answer_model
-
-
-class LLMTicTacToeEngine(ChatPolicy):
-    """The tic-tac-toe arena lane: answer `<move>row col</move>`."""
-
-    def __init__(self, spec: ModelSpec, client: Any = None, **options: Any) -> None:
-        super().__init__(spec, TICTACTOE_PROMPT, client, **options)
 
 
 def _spec(slug: str, models_file: str | Path | None, base_url: str | None) -> ModelSpec:
@@ -132,29 +104,3 @@ def make_cli_policy(
     return ChatPolicy(
         spec, prompt_for(game), _client(spec, cache_dir), meter=meter, transcripts=transcripts
     )
-
-
-def make_llm_brain(
-    slug: str, *, models_file: str | Path | None = None, base_url: str | None = None
-) -> LLMTetrisBrain:
-    """The Tetris Bench lane of registered model `slug`."""
-    return LLMTetrisBrain(_spec(slug, models_file, base_url))
-
-
-def make_llm_narcade_policy(
-    slug: str,
-    game: str,
-    *,
-    models_file: str | Path | None = None,
-    base_url: str | None = None,
-) -> LLMNarcadePolicy:
-    """The NARCADE lane of registered model `slug` for `game` (snake, minesweeper, tetris);
-    ValueError for another game."""
-    return LLMNarcadePolicy(_spec(slug, models_file, base_url), game)
-
-
-def make_llm_ttt_engine(
-    slug: str, *, models_file: str | Path | None = None, base_url: str | None = None
-) -> LLMTicTacToeEngine:
-    """The tic-tac-toe arena lane of registered model `slug`."""
-    return LLMTicTacToeEngine(_spec(slug, models_file, base_url))

@@ -18,12 +18,39 @@ from typing import Any
 from policies.llm.client import ChatReply
 from policies.llm.errors import CostCapReached, FatalModelError, ModelCallError
 from policies.llm.prompts.base import Probe
-from policies.llm.prompts.json_reply import ReplyParseError, find_object, reply_text, shown
-from policies.llm.prompts.tetris import PROBE_IDS, PROBE_MESSAGES, response_format
+from policies.llm.prompts.json_reply import (
+    ReplyParseError,
+    find_object,
+    reply_text,
+    schema_format,
+    shown,
+)
 from policies.llm.registry import ModelSpec
 
 PREFLIGHT_TIMEOUT_S = 60.0
 RAW_SHOWN = 200
+
+PROBE_IDS = ["AB", "CD"]
+PROBE_MESSAGES = [
+    {"role": "system", "content": "You answer with one JSON object and nothing else."},
+    {
+        "role": "user",
+        "content": "Connection test. Reply with JSON only: "
+        '{"candidate":"AB","hold":false,"risk":0}',
+    },
+]
+"""The generic probe's request: a small JSON object with a choice among listed ids."""
+
+PROBE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "candidate": {"type": "string", "enum": PROBE_IDS},
+        "hold": {"type": "boolean"},
+        "risk": {"type": "number", "minimum": 0, "maximum": 1},
+    },
+    "required": ["candidate", "hold", "risk"],
+    "additionalProperties": False,
+}
 
 
 class PreflightError(Exception):
@@ -41,7 +68,7 @@ def _check_json(text: str | None, refusal: str | None) -> object:
 
 def generic_probe() -> Probe:
     """A connection test asking for a small JSON object (used when no game probe is given)."""
-    return Probe(PROBE_MESSAGES, response_format(PROBE_IDS), _check_json)
+    return Probe(PROBE_MESSAGES, schema_format("connection_test", PROBE_SCHEMA), _check_json)
 
 
 async def apreflight(

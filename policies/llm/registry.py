@@ -2,8 +2,9 @@
 
 A registry is a TOML or JSON file holding a list of models (`[[models]]` in TOML,
 `{"models": [...]}` or a bare list in JSON); a table keyed by slug works too. Keys may be
-snake_case (`max_tokens`) or the seed's camelCase (`maxTokens`); unknown keys are refused so a typo
-does not silently change a setting. The built-in registry ships as `policies/llm/models.toml`.
+spelled with underscores (`max_tokens`) or in the seed's camelCase (`maxTokens`); unknown keys
+are refused so a typo does not silently change a setting. The built-in registry ships as
+`policies/llm/models.toml`.
 """
 
 from __future__ import annotations

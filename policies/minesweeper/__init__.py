@@ -20,7 +20,7 @@ POLICIES = (
     GamePolicies(
         "minesweeper",
         BUILTINS,
-        prompt="policies.llm.prompts.narcade:make_prompt",
+        prompt="policies.minesweeper.prompt:make_prompt",
         sb3="policies.minesweeper.sb3:ADAPTER",
     ),
 )

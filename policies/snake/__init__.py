@@ -28,7 +28,7 @@ POLICIES = (
     GamePolicies(
         "snake",
         BUILTINS,
-        prompt="policies.llm.prompts.narcade:make_prompt",
+        prompt="policies.snake.prompt:make_prompt",
         sb3="policies.snake.sb3:ADAPTER",
     ),
 )

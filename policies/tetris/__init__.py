@@ -60,13 +60,13 @@ POLICIES = (
     GamePolicies(
         "tetris",
         BUILTINS,
-        prompt="policies.llm.prompts.tetris:make_prompt",
+        prompt="policies.tetris.prompt:make_prompt",
         sb3="policies.tetris.sb3:ADAPTER",
     ),
     GamePolicies(
         "tetris-controls",
         CONTROLS_BUILTINS,
-        prompt="policies.llm.prompts.narcade:make_prompt",
+        prompt="policies.tetris.controls_prompt:make_prompt",
         prompt_game="tetris",
         sb3="policies.tetris.sb3:CONTROLS_ADAPTER",
     ),

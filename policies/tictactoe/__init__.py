@@ -39,7 +39,7 @@ POLICIES = (
     GamePolicies(
         "tictactoe",
         BUILTINS,
-        prompt="policies.llm.prompts.tictactoe:make_prompt",
+        prompt="policies.tictactoe.prompt:make_prompt",
         sb3="policies.tictactoe.sb3:ADAPTER",
         engines={
             "bf": lambda body, options: make_text_engine_policy("bf", body, options),

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arcade_gym.chess.contract import check_answer, make_question
-from policies.llm.prompts.chess import PROMPT, parse_move_reply, render_question
+from policies.chess.prompt import PROMPT, parse_move_reply, render_question
 from policies.llm.prompts.json_reply import ReplyParseError
 from policies.llm.telemetry import LLMCall
 

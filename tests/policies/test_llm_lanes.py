@@ -37,15 +37,14 @@ from policies.llm import (
     PreflightError,
     RegistryError,
     is_fatal,
-    make_llm_narcade_policy,
-    make_llm_ttt_engine,
+    make_llm_policy,
     preflight,
 )
-from policies.llm.lanes import LLMNarcadePolicy, LLMTicTacToeEngine
-from policies.llm.prompts.narcade import (
+from policies.llm.chat_policy import ChatPolicy
+from policies.llm.lanes import prompt_for
+from policies.llm.prompts.offered_actions import (
     INVALID_ACTION_PREFIX,
-    SYSTEM_PROMPTS,
-    NarcadeGame,
+    OfferedActionsPrompt,
     ReplyParseError,
     build_messages,
     parse_action,
@@ -53,15 +52,28 @@ from policies.llm.prompts.narcade import (
     response_format,
     state_of,
 )
-from policies.llm.prompts.tictactoe import SYSTEM_PROMPT as TTT_SYSTEM_PROMPT
-from policies.llm.prompts.tictactoe import build_messages as ttt_messages
-from policies.llm.prompts.tictactoe import parse_move_reply
 from policies.minesweeper import HeuristicMinesweeper
+from policies.minesweeper.prompt import SYSTEM_PROMPT as MINESWEEPER_PROMPT
 from policies.snake import make_policy as make_snake_policy
+from policies.snake.prompt import SYSTEM_PROMPT as SNAKE_PROMPT
+from policies.tetris.controls_prompt import SYSTEM_PROMPT as TETRIS_CONTROLS_PROMPT
+from policies.tictactoe.prompt import SYSTEM_PROMPT as TTT_SYSTEM_PROMPT
+from policies.tictactoe.prompt import build_messages as ttt_messages
+from policies.tictactoe.prompt import parse_move_reply
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
 
 tetris_contract = pytest.importorskip("arcade_gym.tetris.primitive_contract")
 tetris_game = pytest.importorskip("arcade_gym.tetris.primitive_game")
+
+SYSTEM_PROMPTS = {
+    "snake": SNAKE_PROMPT,
+    "minesweeper": MINESWEEPER_PROMPT,
+    "tetris": TETRIS_CONTROLS_PROMPT,
+}
+"""A NARCADE game's fixed system prompt, from its policies folder."""
+
+LANES = {"snake": "snake", "minesweeper": "minesweeper", "tetris": "tetris-controls"}
+"""A NARCADE game -> the policy game whose LLM lane plays it (`prompt_for`)."""
 
 # --------------------------------------------------------------------------------------------
 # Questions
@@ -90,7 +102,7 @@ def tetris_question(seed: str, controls: int = 0) -> Any:
     return game.question()
 
 
-def all_questions() -> list[tuple[NarcadeGame, Any]]:
+def all_questions() -> list[tuple[str, Any]]:
     return [
         *(("snake", q) for q in snake_questions("seed-01", 6)),
         ("minesweeper", mine_question("seed-01")),
@@ -101,7 +113,7 @@ def all_questions() -> list[tuple[NarcadeGame, Any]]:
 
 
 QUESTIONS = all_questions()
-TYPES: dict[NarcadeGame, type[BaseModel]] = {
+TYPES: dict[str, type[BaseModel]] = {
     "snake": snake_contract.SnakeQuestion,
     "minesweeper": mine_contract.MinesweeperQuestion,
     "tetris": tetris_contract.TetrisControlQuestion,
@@ -113,21 +125,19 @@ TYPES: dict[NarcadeGame, type[BaseModel]] = {
 
 
 @pytest.mark.parametrize(("game", "question"), QUESTIONS)
-def test_the_prompt_is_byte_identical_for_the_same_question(
-    game: NarcadeGame, question: Any
-) -> None:
+def test_the_prompt_is_byte_identical_for_the_same_question(game: str, question: Any) -> None:
     copy = TYPES[game].model_validate_json(question.to_json())
-    first, second = build_messages(question, game), build_messages(copy, game)
+    prompt = prompt_for(LANES[game])
+    first, second = prompt.messages(question), prompt.messages(copy)
     assert [m["content"].encode() for m in first] == [m["content"].encode() for m in second]
     assert first[0] == {"role": "system", "content": SYSTEM_PROMPTS[game]}
-    assert build_messages(question.to_dict(), game) == first
+    assert prompt.messages(question.to_dict()) == first
+    assert build_messages(question, SYSTEM_PROMPTS[game]) == first
 
 
 @pytest.mark.parametrize(("game", "question"), QUESTIONS)
-def test_the_user_message_is_the_state_then_the_actions_in_order(
-    game: NarcadeGame, question: Any
-) -> None:
-    lines = render_question(question, game).splitlines()
+def test_the_user_message_is_the_state_then_the_actions_in_order(game: str, question: Any) -> None:
+    lines = render_question(question).splitlines()
     assert len(lines) == 3 and lines[0].startswith("State: {") and " " not in lines[0][7:20]
     state = json.loads(lines[0].removeprefix("State: "))
     assert json.loads(lines[1].removeprefix("Actions: ")) == question.actions
@@ -138,7 +148,7 @@ def test_the_user_message_is_the_state_then_the_actions_in_order(
     )
     assert state == {k: v for k, v in wire.items() if k not in hidden}
     assert list(state) == [k for k in wire if k not in hidden]  # the contract's order
-    assert state == state_of(question, game)
+    assert state == state_of(question)
 
 
 def test_each_game_has_its_own_fixed_system_prompt() -> None:
@@ -155,7 +165,7 @@ def test_each_game_has_its_own_fixed_system_prompt() -> None:
 
 
 @pytest.mark.parametrize(("game", "question"), QUESTIONS)
-def test_the_schema_enum_is_exactly_the_offered_actions(game: NarcadeGame, question: Any) -> None:
+def test_the_schema_enum_is_exactly_the_offered_actions(game: str, question: Any) -> None:
     fmt = response_format(question.actions)
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
     schema = fmt["json_schema"]["schema"]
@@ -455,8 +465,8 @@ def fast_client_options() -> dict[str, Any]:
     return {"max_retries": 2, "backoff_base_s": 0.005, "backoff_cap_s": 0.02}
 
 
-def narcade_policy(spec: ModelSpec, game: str) -> LLMNarcadePolicy:
-    return LLMNarcadePolicy(spec, game, spec.client(**fast_client_options()))
+def narcade_policy(spec: ModelSpec, game: str) -> ChatPolicy:
+    return ChatPolicy(spec, prompt_for(LANES[game]), spec.client(**fast_client_options()))
 
 
 def ask(policy: Any, question: Any, timeout_ms: float = 5000.0) -> Any:
@@ -652,7 +662,7 @@ def first_empty(q: TicTacToeQuestion) -> tuple[int, int]:
 
 def test_the_ttt_engine_answers_positions_legally(server: LocalServer) -> None:
     spec = spec_for(server, json_schema=True)
-    engine = LLMTicTacToeEngine(spec, spec.client(**fast_client_options()))
+    engine = ChatPolicy(spec, prompt_for("tictactoe"), spec.client(**fast_client_options()))
     preflight(engine.spec, engine.client)
     wordings: list[Format] = [
         lambda m: f"<move>{m}</move>",
@@ -678,7 +688,7 @@ def test_ttt_garbage_and_occupied_squares_are_illegal_moves_with_reasons(
     server: LocalServer,
 ) -> None:
     spec = spec_for(server)
-    engine = LLMTicTacToeEngine(spec, spec.client(**fast_client_options()))
+    engine = ChatPolicy(spec, prompt_for("tictactoe"), spec.client(**fast_client_options()))
     q = POSITIONS[1]
     server.state.script.extend(
         [
@@ -705,7 +715,7 @@ def test_ttt_garbage_and_occupied_squares_are_illegal_moves_with_reasons(
 def test_a_refused_key_is_fatal_for_the_ttt_engine(server: LocalServer) -> None:
     server.state.always_status = 403
     spec = spec_for(server)
-    engine = LLMTicTacToeEngine(spec, spec.client(**fast_client_options()))
+    engine = ChatPolicy(spec, prompt_for("tictactoe"), spec.client(**fast_client_options()))
     for _ in range(2):
         outcome = call_policy(engine, POSITIONS[0], DecisionContext.with_budget(2000.0), 2000.0)
         assert outcome.status == "stop" and is_fatal(outcome.error)
@@ -722,22 +732,23 @@ def test_the_factories_read_the_registry_and_override_the_base_url(tmp_path: Pat
     models = tmp_path / "models.toml"
     models.write_text('[[models]]\nslug = "mine"\nmodel = "org/mine"\njson_schema = true\n')
     local = "http://127.0.0.1:8000/v1"
-    for game in ("snake", "minesweeper", "tetris"):
-        policy = make_llm_narcade_policy("mine", game, models_file=models, base_url=local)
-        assert policy.game == game and policy.spec.model == "org/mine"
+    for game, lane in LANES.items():
+        policy = make_llm_policy("mine", lane, models_file=models, base_url=local)
+        assert isinstance(policy.prompt, OfferedActionsPrompt)
+        assert policy.prompt.game == game and policy.spec.model == "org/mine"
         assert policy.client.base_url == local and policy.kind == "llm"
         assert policy.identity()["adapterVersion"] == "llm-narcade/1"
-    engine = make_llm_ttt_engine("mine", models_file=models)
+    engine = make_llm_policy("mine", "tictactoe", models_file=models)
     assert engine.spec.slug == "mine" and engine.identity()["adapterVersion"] == "llm-ttt/1"
-    assert make_llm_ttt_engine("ollama-llama3").identity()["provider"] == "Ollama"
-    with pytest.raises(ValueError, match="unknown NARCADE game 'chess'"):
-        make_llm_narcade_policy("mine", "chess", models_file=models)
+    assert make_llm_policy("ollama-llama3", "tictactoe").identity()["provider"] == "Ollama"
+    with pytest.raises(ValueError, match="LLMs do not play 'no-such-game'"):
+        make_llm_policy("mine", "no-such-game", models_file=models)
     with pytest.raises(RegistryError, match="unknown model 'nope'"):
-        make_llm_narcade_policy("nope", "snake", models_file=models)
+        make_llm_policy("nope", "snake", models_file=models)
 
 
 def test_schema_drops_the_enum_when_the_offer_is_too_large_for_providers() -> None:
-    from policies.llm.prompts.narcade import MAX_SCHEMA_ENUM, reply_schema
+    from policies.llm.prompts.offered_actions import MAX_SCHEMA_ENUM, reply_schema
 
     small = reply_schema(["up", "down"])
     assert small["properties"]["action"]["enum"] == ["up", "down"]

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.llm.prompts.json_reply import ReplyParseError, find_object, shown
-from policies.llm.prompts.narcade import parse_action
-from policies.llm.prompts.tetris import parse_reply
-from policies.llm.prompts.tictactoe import parse_move_reply
+from policies.llm.prompts.offered_actions import parse_action
+from policies.tetris.prompt import parse_reply
+from policies.tictactoe.prompt import parse_move_reply
 
 JSONISH = st.recursive(
     st.one_of(

@@ -42,8 +42,8 @@ from policies.llm import (
 )
 from policies.llm import client as client_module
 from policies.llm.costs import MAX_CALL_COST_USD, sane_cost
-from policies.llm.prompts.tetris import candidate_ids
 from policies.llm.rate_limit import RateLimiter
+from policies.tetris.prompt import candidate_ids
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
 from tests.policies.mock_chat import Script, completion
 
@@ -380,7 +380,8 @@ def test_a_cached_rerun_makes_zero_requests_and_records_the_same_telemetry(tmp_p
             json=completion(json.dumps({"candidate": ids[3], "hold": False, "risk": 0.2})),
         )
     )
-    first_answers, first_telemetry = [], []
+    first_answers: list[dict[str, Any]] = []
+    first_telemetry: list[dict[str, Any] | None] = []
     for _ in range(2):  # two runs, each a fresh policy and client sharing the cache directory
         policy = ChatPolicy(
             spec(), prompt_for("tetris"), client_for(script, cache=ResponseCache(tmp_path))
@@ -390,6 +391,7 @@ def test_a_cached_rerun_makes_zero_requests_and_records_the_same_telemetry(tmp_p
         first_telemetry.append(policy.pop_telemetry())
     assert len(script.requests) == 1  # the re-run made no request at all
     assert first_answers[0] == first_answers[1] and first_telemetry[0] == first_telemetry[1]
+    assert first_telemetry[1] is not None
     assert first_telemetry[1]["costUsd"] == 0.002  # the header came back from the cache too
     assert policy.usage["cacheHits"] == 1
 

@@ -34,15 +34,18 @@ from evaluation.core.verify import verify_log, verify_paths
 from policies.base import DecisionContext
 from policies.llm import (
     ChatClient,
+    ChatPolicy,
     FatalModelError,
-    LLMTetrisBrain,
     ModelSpec,
     PreflightError,
     is_fatal,
-    make_llm_brain,
+    make_llm_policy,
     preflight,
+    prompt_for,
 )
-from policies.llm.prompts.tetris import (
+from policies.specs import SpecOptions
+from policies.tetris import make_brain
+from policies.tetris.prompt import (
     SYSTEM_PROMPT,
     ReplyParseError,
     build_messages,
@@ -51,8 +54,6 @@ from policies.llm.prompts.tetris import (
     render_question,
     response_format,
 )
-from policies.specs import SpecOptions
-from policies.tetris import make_brain
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
 
 # --------------------------------------------------------------------------------------------
@@ -454,10 +455,10 @@ def spec_for(server: LocalServer, **changes: Any) -> ModelSpec:
     return ModelSpec.model_validate(values)
 
 
-def brain_for(spec: ModelSpec, **client_options: Any) -> LLMTetrisBrain:
+def brain_for(spec: ModelSpec, **client_options: Any) -> ChatPolicy:
     options: dict[str, Any] = {"max_retries": 2, "backoff_base_s": 0.005, "backoff_cap_s": 0.02}
     options.update(client_options)
-    return LLMTetrisBrain(spec, spec.client(**options))
+    return ChatPolicy(spec, prompt_for("tetris"), spec.client(**options))
 
 
 @pytest.fixture(autouse=True)
@@ -681,13 +682,13 @@ def test_preflight_names_what_is_wrong(
     preflight(local, local.client())
 
 
-def test_make_llm_brain_reads_the_registry_and_overrides_the_base_url(tmp_path: Path) -> None:
-    brain = make_llm_brain("ollama-llama3", base_url="http://127.0.0.1:8000/v1")
+def test_make_llm_policy_reads_the_registry_and_overrides_the_base_url(tmp_path: Path) -> None:
+    brain = make_llm_policy("ollama-llama3", "tetris", base_url="http://127.0.0.1:8000/v1")
     assert brain.client.base_url == "http://127.0.0.1:8000/v1" and brain.kind == "llm"
     assert brain.identity()["provider"] == "Ollama" and brain.identity()["model"] == "llama3"
     models = tmp_path / "models.toml"
     models.write_text('[[models]]\nslug = "mine"\nmodel = "org/mine"\n')
-    assert make_llm_brain("mine", models_file=models).spec.model == "org/mine"
+    assert make_llm_policy("mine", "tetris", models_file=models).spec.model == "org/mine"
 
 
 # --------------------------------------------------------------------------------------------
@@ -700,7 +701,7 @@ class HeuristicTeacher:
     receive, what the heuristic would play (the server then finds that placement's id in the
     prompt's candidate lines and answers with it)."""
 
-    def __init__(self, brain: LLMTetrisBrain, table: dict[str, Any]) -> None:
+    def __init__(self, brain: ChatPolicy, table: dict[str, Any]) -> None:
         self.brain = brain
         self.table = table
         self.heuristic = make_brain("heuristic")
@@ -791,7 +792,7 @@ def test_the_client_is_reusable_across_event_loops(server: LocalServer) -> None:
     client: ChatClient = spec.client()
     preflight(spec, client)
     preflight(spec, client)
-    brain = LLMTetrisBrain(spec, client)
+    brain = ChatPolicy(spec, prompt_for("tetris"), client)
     q = TetrisGame("seed-04").question()
     outcome = call_policy(brain, q, DecisionContext.with_budget(5000.0), 5000.0)
     assert outcome.status == "ok" and validate(outcome.answer, q).usable

@@ -18,8 +18,8 @@ from evaluation.benchmarks.sudoku.report import usage_summary
 from evaluation.core.registry import register
 from evaluation.core.verify import verify_log
 from policies.llm.chat_policy import ChatPolicy
-from policies.llm.prompts.sudoku import PROMPT
 from policies.llm.registry import ModelSpec
+from policies.sudoku.prompt import PROMPT
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
 
 register(BENCHMARK)

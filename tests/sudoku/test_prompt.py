@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arcade_gym.sudoku.contract import SudokuQuestion
-from policies.llm.prompts.sudoku import build_messages, parse_reply, response_format
+from policies.sudoku.prompt import build_messages, parse_reply, response_format
 
 SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 ROWS = [SOLUTION[r * 9 : r * 9 + 9] for r in range(9)]

@@ -1,2 +1,3 @@
-"""One prompt/parser module per game: what a chat model sees of a question and how its reply is
-read back (`policies/llm/prompts/base.py` is the contract with the chat-policy base)."""
+"""What every game's prompt module shares: the contract with the chat-policy base (`base.py`),
+the JSON reply reader (`json_reply.py`) and the prompt of a game that offers its actions
+(`offered_actions.py`). The game's own prompt lives in `policies/<game>/prompt.py`."""

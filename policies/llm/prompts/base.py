@@ -1,5 +1,5 @@
 """The contract between the chat-policy base (`policies/llm/chat_policy.py`) and a game's prompt
-module (`policies/llm/prompts/<game>.py`).
+module (`policies/<game>/prompt.py`, named by the game's `POLICIES`).
 
 A prompt module turns a question into chat messages (and, for models that support it, a JSON
 schema for the reply), reads a reply back (`read`, raising `ReplyParseError` for anything it
@@ -7,7 +7,9 @@ cannot read; the base catches every other exception too, so a reply never crashe
 builds the game's answer from what it read, or the answer that marks an unreadable reply. It
 also gives the base a pre-flight probe in the benchmark's own reply format. Everything about
 calls, deadlines, failures, costs and telemetry is the base's. To add a game, write a module
-with `make_prompt(game) -> ChatPrompt` (see `policies/llm/prompts/tictactoe.py`, the smallest).
+with `make_prompt(game) -> ChatPrompt` in `policies/<game>/prompt.py` and name it in the game's
+`GamePolicies.prompt` (`policies/game_policies.py`); a game whose question offers its actions
+needs only a system prompt (`policies/llm/prompts/offered_actions.py`).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ class ChatPrompt(Protocol):
         """Bumped with any change to the reply handling."""
 
     def description(self, model: str) -> str:
-        """A policy description for tables, e.g. `gpt-4o-mini playing Tetris placements`."""
+        """A policy description for tables, e.g. `gpt-4o-mini choosing ... from the state`."""
 
     def keys(self, question: Any) -> tuple[str | None, int | None]:
         """The question's state hash and decision number, for the telemetry (None: none)."""
