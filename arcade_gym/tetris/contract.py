@@ -4,23 +4,27 @@ A brain receives an `AgentInput` (the question) and returns an `AgentAnswer`. Py
 are snake_case; the wire form (JSON) uses the seed's camelCase names, so a brain written in any
 language reads and writes the same documents. `validate` judges whatever a brain returned against
 the question it was asked and never raises: a brain's junk must cost that brain a tick, never crash
-the harness.
+the harness. An answer's optional fields and untrusted scalars are read in `answer_fields.py`.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import numbers
-import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import numpy as np
 from pydantic import ConfigDict, Field
 
 from arcade_gym.core.wire import WIRE, WireModel
+from arcade_gym.tetris.answer_fields import (
+    Extras,
+    as_finite_float,
+    as_int,
+    brief,
+    read_extras,
+)
 
 PieceLetter = Literal["I", "J", "L", "O", "S", "T", "Z"]
 Cell = PieceLetter | None
@@ -29,9 +33,6 @@ Status = Literal["valid", "invalid", "stale"]
 
 SUM_TOLERANCE = 0.001
 """How far the choice probabilities may sum from 1 (inclusive)."""
-
-HOLD_THRESHOLD = 0.5
-"""A numeric `noul.hold` requests a hold when strictly above this."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,15 +229,6 @@ class Verdict:
 # Validation
 # --------------------------------------------------------------------------------------------
 
-_KNOWN_KEYS = frozenset({"stateHash", "choice", "noul", "score", "costUsd", "meta"})
-_SNAKE_NAMES = {"state_hash": "stateHash", "cost_usd": "costUsd"}
-_MAX_LISTED_KEYS = 5
-
-_repr = reprlib.Repr()
-_repr.maxstring = 40
-_repr.maxother = 40
-_repr.maxlong = 40
-
 
 class _RejectError(Exception):
     """Raised inside the validator to stop at the first broken rule."""
@@ -245,46 +237,6 @@ class _RejectError(Exception):
         super().__init__(reason)
         self.status: Status = status
         self.reason = reason
-
-
-def _brief(value: object) -> str:
-    """A short, safe repr for reasons and notes (junk may be huge, deep or unprintable)."""
-    try:
-        return _repr.repr(value)
-    except Exception:  # e.g. ints too long to print, or a hostile __repr__
-        return f"<{type(value).__name__}>"
-
-
-def _is_bool(value: object) -> bool:
-    """Bools are ints to Python but never numbers on this wire (numpy's too)."""
-    return isinstance(value, bool | np.bool_)
-
-
-def _as_int(value: object) -> int | None:
-    """An integer, or None. JSON cannot tell 3 from 3.0, so integral floats count; bools do not."""
-    if _is_bool(value):
-        return None
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        try:
-            as_float = float(value)
-        except (OverflowError, ValueError, TypeError):
-            return None
-        if math.isfinite(as_float) and as_float.is_integer():
-            return int(as_float)
-    return None
-
-
-def _as_finite_float(value: object) -> float | None:
-    """A finite float, or None (bools, non-numbers, NaN, infinities and overflowing ints)."""
-    if _is_bool(value) or not isinstance(value, numbers.Real):
-        return None
-    try:
-        as_float = float(value)
-    except (OverflowError, ValueError, TypeError):
-        return None
-    return as_float if math.isfinite(as_float) else None
 
 
 def _parse(answer: object) -> Mapping[Any, Any]:
@@ -322,7 +274,7 @@ def _check_hash(obj: Mapping[Any, Any], question: AgentInput) -> None:
     if state_hash != question.state_hash:
         raise _RejectError(
             "stale",
-            f"stateHash {_brief(state_hash)} is not the question's {question.state_hash!r}",
+            f"stateHash {brief(state_hash)} is not the question's {question.state_hash!r}",
         )
 
 
@@ -334,22 +286,22 @@ def _check_entry(
     where = f"choice[{index}]"
     if not isinstance(entry, Mapping):
         raise _RejectError("invalid", f"{where} must be an object, got {type(entry).__name__}")
-    x, rotation = _as_int(entry.get("x")), _as_int(entry.get("rotation"))
+    x, rotation = as_int(entry.get("x")), as_int(entry.get("rotation"))
     if x is None:
-        raise _RejectError("invalid", f"{where}.x must be an integer, got {_brief(entry.get('x'))}")
+        raise _RejectError("invalid", f"{where}.x must be an integer, got {brief(entry.get('x'))}")
     if rotation is None:
         raise _RejectError(
-            "invalid", f"{where}.rotation must be an integer, got {_brief(entry.get('rotation'))}"
+            "invalid", f"{where}.rotation must be an integer, got {brief(entry.get('rotation'))}"
         )
-    p = _as_finite_float(entry.get("p"))
+    p = as_finite_float(entry.get("p"))
     if p is None or not 0.0 <= p <= 1.0:
         raise _RejectError(
-            "invalid", f"{where}.p must be a finite number in [0, 1], got {_brief(entry.get('p'))}"
+            "invalid", f"{where}.p must be a finite number in [0, 1], got {brief(entry.get('p'))}"
         )
     if (x, rotation) not in legal:
         raise _RejectError(
             "invalid",
-            f"{where} (x={_brief(x)}, rotation={_brief(rotation)}) is not a listed placement",
+            f"{where} (x={brief(x)}, rotation={brief(rotation)}) is not a listed placement",
         )
     if (x, rotation) in seen:
         raise _RejectError("invalid", f"{where} duplicates placement (x={x}, rotation={rotation})")
@@ -383,87 +335,7 @@ def _played(entries: list[tuple[int, int, float]]) -> Placement:
     return Placement(x=x, rotation=rotation)
 
 
-@dataclass
-class _Extras:
-    """The optional fields that survived rule 5, and the notes about those that did not."""
-
-    hold_requested: bool = False
-    risk: float | None = None
-    cost_usd: float | None = None
-    meta: dict[str, Any] | None = None
-    notes: list[str] = field(default_factory=list)
-
-
-def _read_noul(value: object, extras: _Extras) -> None:
-    """`noul` = {"hold": bool or finite number}; a number requests a hold above 0.5."""
-    hold = value.get("hold") if isinstance(value, Mapping) else None
-    if _is_bool(hold):
-        extras.hold_requested = bool(hold)
-        return
-    number = _as_finite_float(hold)
-    if number is None:
-        extras.notes.append(
-            f"noul dropped: expected {{'hold': bool or number}}, got {_brief(value)}"
-        )
-        return
-    extras.hold_requested = number > HOLD_THRESHOLD
-
-
-def _read_score(value: object, extras: _Extras) -> None:
-    """`score` = {"risk": finite number in [0, 1]}."""
-    risk = _as_finite_float(value.get("risk")) if isinstance(value, Mapping) else None
-    if risk is None or not 0.0 <= risk <= 1.0:
-        extras.notes.append(
-            f"score dropped: expected {{'risk': number in [0, 1]}}, got {_brief(value)}"
-        )
-        return
-    extras.risk = risk
-
-
-def _read_cost(value: object, extras: _Extras) -> None:
-    """`costUsd` = finite number >= 0."""
-    cost = _as_finite_float(value)
-    if cost is None or cost < 0:
-        extras.notes.append(f"costUsd dropped: expected a number >= 0, got {_brief(value)}")
-        return
-    extras.cost_usd = cost
-
-
-def _read_meta(value: object, extras: _Extras) -> None:
-    """`meta` = any JSON object (string keys); kept as given for the log."""
-    if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
-        extras.notes.append(f"meta dropped: expected an object, got {type(value).__name__}")
-        return
-    extras.meta = dict(value)
-
-
-_OPTIONAL_READERS = {
-    "noul": _read_noul,
-    "score": _read_score,
-    "costUsd": _read_cost,
-    "meta": _read_meta,
-}
-
-
-def _read_extras(obj: Mapping[Any, Any]) -> _Extras:
-    """Rule 5: optional fields are kept when well formed, otherwise dropped with a note; unknown
-    keys are ignored with a note. Nothing here invalidates an answer."""
-    extras = _Extras()
-    for key, reader in _OPTIONAL_READERS.items():
-        if key in obj and obj[key] is not None:  # null reads as absent, as in JavaScript
-            reader(obj[key], extras)
-    unknown = [key for key in obj if key not in _KNOWN_KEYS]
-    if unknown:
-        listed = ", ".join(_brief(key) for key in unknown[:_MAX_LISTED_KEYS])
-        more = len(unknown) - _MAX_LISTED_KEYS
-        suffix = f" (+{more} more)" if more > 0 else ""
-        snake = [_SNAKE_NAMES[key] for key in unknown[:_MAX_LISTED_KEYS] if key in _SNAKE_NAMES]
-        hint = f"; the wire names are camelCase ({', '.join(snake)})" if snake else ""
-        extras.notes.append(f"ignored unknown keys: {listed}{suffix}{hint}")
-    return extras
-
-
-def _hold(extras: _Extras, question: AgentInput) -> bool:
+def _hold(extras: Extras, question: AgentInput) -> bool:
     """Rule 6: a hold is only honoured when the question allows one."""
     if extras.hold_requested and not question.can_hold:
         extras.notes.append("hold ignored: canHold is false; the choice is played")
@@ -473,7 +345,7 @@ def _hold(extras: _Extras, question: AgentInput) -> bool:
 
 def _judge(answer: object, question: AgentInput) -> Verdict:
     obj = _parse(answer)
-    extras = _read_extras(obj)
+    extras = read_extras(obj)
     status: Status = "valid"
     reason = placement = None
     hold = False
