@@ -46,8 +46,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 import arcade_gym  # noqa: F401  (registers the arcade_gym/ envs)
 from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.rules import PLACEMENT_FEATURE_SETS
-from policies.sb3.afterstate import AfterstatePolicy
 from policies.sb3.vecenv import NativeVecEnv
+from policies.tetris.afterstate import AfterstatePolicy
 from policies.tetris.linear import load_linear_weights, save_linear_weights
 from policies.tetris.linear_kernels import play_linear
 

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
 from functools import lru_cache
 from typing import Any
 
@@ -107,3 +110,27 @@ CONTROLS_ADAPTER = GameAdapter(
     _controls_answer,
 )
 """NARCADE Tetris questions (six primitive controls)."""
+
+MOVED_POLICY_MODULE = "policies.sb3.afterstate"
+"""Where `AfterstatePolicy` (`policies/tetris/afterstate.py`) lived when older models were saved:
+their zips pickle the class under this name."""
+
+
+def _keep_the_moved_policy_loadable() -> None:
+    """Make `MOVED_POLICY_MODULE` resolve to `policies.tetris.afterstate` on first use (torch is
+    imported only when a pickle asks for the class), so a model saved before the move still
+    loads through `sb3:` (the adapter is found before the model is read)."""
+    if MOVED_POLICY_MODULE in sys.modules:
+        return
+    alias = types.ModuleType(MOVED_POLICY_MODULE, "Moved: policies/tetris/afterstate.py.")
+
+    def resolve(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(importlib.import_module("policies.tetris.afterstate"), name)
+
+    alias.__getattr__ = resolve  # type: ignore[method-assign]
+    sys.modules[MOVED_POLICY_MODULE] = alias
+
+
+_keep_the_moved_policy_loadable()

@@ -26,9 +26,9 @@ from arcade_gym.tetris.observe import (
 from arcade_gym.tetris.primitive_game import TetrisControlGame
 from arcade_gym.tictactoe.observe import tictactoe_observation
 from policies.sb3 import SB3Policy, make_sb3_policy
-from policies.sb3.afterstate import AfterstatePolicy
 from policies.sb3.loading import parse_body, read_algorithm
 from policies.specs import SpecError, make_policy
+from policies.tetris.afterstate import AfterstatePolicy
 
 FEW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

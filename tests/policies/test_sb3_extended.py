@@ -19,7 +19,7 @@ import arcade_gym  # noqa: F401
 from arcade_gym.tetris.contract import validate
 from arcade_gym.tetris.observe import placement_mask, placements_observation
 from policies.sb3 import make_sb3_policy
-from policies.sb3.afterstate import AfterstatePolicy
+from policies.tetris.afterstate import AfterstatePolicy
 
 FEW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ENV_ID = "arcade_gym/Tetris-v3"

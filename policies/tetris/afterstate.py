@@ -8,7 +8,8 @@ map, `hidden=0`) for every row, so what is learnt about one column transfers to 
 its own learnt logit. The value head pools the row embeddings of the listed placements.
 
 The class must be importable when a saved model is loaded, so it lives in the package, not in an
-example script.
+example script. Models saved before it moved here from `policies/sb3/` name it
+`policies.sb3.afterstate.AfterstatePolicy`; `policies/tetris/sb3.py` keeps that name loadable.
 """
 
 from __future__ import annotations
