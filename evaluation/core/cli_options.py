@@ -136,3 +136,29 @@ def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
     parser.error = error  # type: ignore[method-assign]
     return parser
+
+
+def add_quiet_option(parser: argparse.ArgumentParser, what: str = "progress lines") -> None:
+    """`--quiet`: every command shows its progress by default and this one flag silences it;
+    the older `--no-progress` (same as `--quiet`) and `--progress` (the default) still parse,
+    hidden from `--help`."""
+    parser.add_argument(
+        "--quiet", dest="quiet", action="store_true", default=False, help=f"no {what}"
+    )
+    parser.add_argument(
+        "--no-progress", dest="quiet", action="store_true", default=False, help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--progress", dest="quiet", action="store_false", default=False, help=argparse.SUPPRESS
+    )
+
+
+def add_resume_option(parser: argparse.ArgumentParser) -> None:
+    """`--resume`, accepted by every run: a run resumes by itself when --output-dir holds the
+    same run (`evaluation/core/rundir.py:RunDir.prepare`); the flag only says so out loud."""
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the run --output-dir holds (repeating the same command does it too); a "
+        "directory holding another run is refused",
+    )
