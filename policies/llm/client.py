@@ -10,7 +10,9 @@ seeded exponential backoff and jitter, never sooner than the server's `Retry-Aft
 as the caller's deadline leaves time for another attempt (without a deadline: `max_retries`,
 default 4), then raised as `ServiceFailure`; a 4xx the server refuses is a `ServiceFailure` at
 once (`rejected`); a missing or refused key, no credit or an unknown model is `FatalModelError`.
-A reply, however unreadable, is returned: judging it is the prompt module's job.
+A reply, however unreadable, is returned: judging it is the prompt module's job. What a server's
+answer means is read in `policies/llm/responses.py`; cancelling from outside is
+`policies/llm/cancel.py`.
 
 Per call the reply carries what telemetry needs: prompt, completion, reasoning and cached tokens,
 the provider's cost (`usage.cost`, else LiteLLM's `x-litellm-response-cost` header; an absurd
@@ -22,27 +24,23 @@ Options: a response cache (`policies/llm/cache.py`), a requests-per-minute limit
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import email.utils
 import ipaddress
-import json
-import math
 import os
 import random
-import re
 import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import httpx
 
 from policies.llm.cache import CachedResponse, ResponseCache, request_key
+from policies.llm.cancel import CancelSignal, race_cancel
 from policies.llm.cost_meter import CostMeter
-from policies.llm.costs import COST_HEADER, MAX_CALL_COST_USD, CallCost, reported_cost
+from policies.llm.costs import COST_HEADER, MAX_CALL_COST_USD
 from policies.llm.errors import (
     CallCancelledError,
     FatalModelError,
@@ -53,6 +51,7 @@ from policies.llm.errors import (
     ServiceReason,
 )
 from policies.llm.rate_limit import RateLimiter
+from policies.llm.responses import AttemptFailure, ChatReply, judge_response, parse_json, reply_from
 
 __all__ = [
     "CallCancelledError",
@@ -66,6 +65,7 @@ __all__ = [
     "ServiceFailure",
     "TokenParam",
     "is_loopback",
+    "parse_json",
 ]
 
 DEFAULT_BASE_URL = "https://openrouter.ai/api/v1"
@@ -82,57 +82,9 @@ TokenParam = Literal["max_tokens", "max_completion_tokens", "none"]
 """How the completion budget is sent: the classic key, the one OpenAI's reasoning models require,
 or not at all (the server's default)."""
 
-_MODEL_MISSING = re.compile(
-    r"not a valid model|no endpoints found|(no such|unknown|invalid) model|"
-    r"model.{0,200}?(not found|does not exist|is not available|unknown)",
-    re.IGNORECASE | re.DOTALL,
-)
-_ERROR_TEXT_CHARS = 300
-_MAX_INT_DIGITS = 4000
-
 _sleep = asyncio.sleep  # the backoff's wait (a seam for tests)
 
 Message = Mapping[str, Any]
-CancelSignal = asyncio.Event | threading.Event
-
-
-@dataclass(frozen=True)
-class ChatReply:
-    """One completion: the whole text, usage, the provider's cost, and the raw body.
-
-    `cost_usd` is only what the provider reported, when sane (`reported.note` says why a figure
-    was refused); pricing from tokens is the registry's job (`ModelSpec.price`). `refusal` is the
-    structured-output refusal text when the server sent one. `latency_ms` covers the whole call,
-    retries and waits included; `from_cache` marks a reply served by the response cache;
-    `cache_key` is the request hash under which a cache-enabled client stores or found it (None
-    without a cache); `cost_header` keeps LiteLLM's raw cost header (the cache stores it with
-    the body).
-    """
-
-    text: str
-    prompt_tokens: int | None
-    completion_tokens: int | None
-    cost_usd: float | None
-    raw: dict[str, Any]
-    retries: int = 0
-    refusal: str | None = None
-    finish_reason: str | None = None
-    latency_ms: float = 0.0
-    reasoning_tokens: int | None = None
-    cached_tokens: int | None = None
-    reported: CallCost = field(default_factory=CallCost)
-    cost_header: str | None = None
-    from_cache: bool = False
-    cache_key: str | None = None
-
-
-@dataclass
-class _Failure:
-    """A failed attempt: the error to raise, and whether another attempt may help."""
-
-    error: LLMError
-    retryable: bool
-    retry_after_s: float | None = None
 
 
 def is_loopback(base_url: str) -> bool:
@@ -144,80 +96,6 @@ def is_loopback(base_url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-def _brief(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _ERROR_TEXT_CHARS else text[: _ERROR_TEXT_CHARS - 3] + "..."
-
-
-def _error_text(body: Any, fallback: str) -> str:
-    """The human part of an OpenAI-style error body (`{"error": {"message": ...}}`)."""
-    if isinstance(body, Mapping):
-        error = body.get("error", body)
-        if isinstance(error, Mapping):
-            message = error.get("message") or error.get("detail")
-            if message:
-                return _brief(str(message))
-        elif isinstance(error, str) and error:
-            return _brief(error)
-        detail = body.get("detail") or body.get("message")
-        if detail:
-            return _brief(str(detail))
-    return _brief(fallback)
-
-
-def _safe_int(text: str) -> int | float:
-    """JSON integers, but a number too long for `int()` becomes a float (inf) instead of raising."""
-    return int(text) if len(text) <= _MAX_INT_DIGITS else float(text)
-
-
-def parse_json(text: str | bytes) -> Any:
-    """JSON that never raises for huge numbers (ValueError only for text that is not JSON)."""
-    return json.loads(text, parse_int=_safe_int)
-
-
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return int(value) if value >= 0 else None
-
-
-def _detail(usage: Mapping[str, Any], block: str, key: str) -> int | None:
-    details = usage.get(block)
-    return _as_int(details.get(key)) if isinstance(details, Mapping) else None
-
-
-def _content_text(content: Any) -> str:
-    """Message content as text: a string, or the text parts of a content-part list."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [p.get("text", "") for p in content if isinstance(p, Mapping)]
-        return "".join(p for p in parts if isinstance(p, str))
-    return ""
-
-
-def _retry_after(headers: httpx.Headers) -> float | None:
-    """The server's wait: `retry-after-ms`, `retry-after` seconds or an HTTP date."""
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        with contextlib.suppress(ValueError):
-            return max(0.0, float(millis) / 1000.0)
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        seconds = when.timestamp() - time.time()
-    return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
 def _plural(n: int) -> str:
@@ -403,7 +281,7 @@ class ChatClient:
             key = request_key(self.url, body, self.extra_headers)
             hit = self.cache.get(key)
             if hit is not None:
-                cached = _reply_from(hit.body, hit.headers, self.url, self.max_call_cost_usd)
+                cached = reply_from(hit.body, hit.headers, self.url, self.max_call_cost_usd)
                 if isinstance(cached, ChatReply):
                     return replace(
                         cached,
@@ -416,7 +294,7 @@ class ChatClient:
         booking = meter.reserve(model, worst_case_usd) if meter is not None else None
         try:
             work = self._with_retries(body, deadline)
-            reply = await (work if cancel is None else _race_cancel(work, cancel))
+            reply = await (work if cancel is None else race_cancel(work, cancel))
         except (asyncio.CancelledError, CallCancelledError):
             if meter is not None and booking is not None:
                 meter.settle(booking, None)  # cut off after it was sent: billed at the estimate
@@ -488,7 +366,9 @@ class ChatClient:
         left = deadline - time.monotonic() + DEADLINE_GRACE_S
         return max(0.05, min(self.timeout, left))
 
-    async def _attempt(self, body: dict[str, Any], deadline: float | None) -> ChatReply | _Failure:
+    async def _attempt(
+        self, body: dict[str, Any], deadline: float | None
+    ) -> ChatReply | AttemptFailure:
         headers = self.headers()  # a missing key raises FatalModelError before any traffic
         self.requests_sent += 1
         try:
@@ -497,122 +377,15 @@ class ChatClient:
             )
         except httpx.TimeoutException as exc:
             message = f"timed out talking to {self.url}: {exc!r}"
-            return _Failure(ServiceFailure(message, reason="timeout"), True)
+            return AttemptFailure(ServiceFailure(message, reason="timeout"), True)
         except httpx.TransportError as exc:
             message = f"cannot reach {self.url}: {type(exc).__name__}: {exc}"
-            return _Failure(ServiceFailure(message, reason="connection"), True)
-        return self._judge(response, str(body.get("model")))
-
-    def _judge(self, response: httpx.Response, model: str) -> ChatReply | _Failure:
-        status = response.status_code
-        try:
-            data: Any = parse_json(response.content)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            data = None
-        if status >= 400 or (
-            isinstance(data, Mapping) and "error" in data and "choices" not in data
-        ):
-            code = status
-            if status < 400 and isinstance(data, Mapping):  # an error inside a 200 (OpenRouter)
-                error = data.get("error")
-                inner = error.get("code") if isinstance(error, Mapping) else None
-                code = inner if isinstance(inner, int) and not isinstance(inner, bool) else 502
-            text = _error_text(data, response.text or response.reason_phrase)
-            inside = status < 400
-            return self._classify(code, text, model, _retry_after(response.headers), inside)
-        if not isinstance(data, Mapping):
-            message = f"{self.url} answered {status} with a body that is not JSON"
-            return _Failure(ServiceFailure(message, reason="provider", status=status), True)
-        return _reply_from(data, response.headers, self.url, self.max_call_cost_usd)
-
-    def _classify(
-        self, status: int, text: str, model: str, retry_after_s: float | None, inside: bool
-    ) -> _Failure:
-        where = f"{self.url} answered {status}" + (" inside a 200" if inside else "")
-        if status in (401, 403):
-            key = f" in ${self.api_key_env}" if self.api_key_env else ""
-            message = f"{where}: the API key{key} was refused ({text})"
-            return _Failure(FatalModelError(message, reason="auth", status=status), False)
-        if status == 402:
-            message = f"{where}: payment required, the account is out of credit ({text})"
-            return _Failure(FatalModelError(message, reason="payment", status=status), False)
-        if status == 404 or (status in (400, 422) and _MODEL_MISSING.search(text)):
-            message = (
-                f"{where}: unknown model {model!r} ({text}); check the model id in the registry "
-                "and that the base URL ends in /v1"
-            )
-            return _Failure(FatalModelError(message, reason="model", status=status), False)
-        message = f"{where}: {text}"
-        if status == 429:
-            return _Failure(
-                ServiceFailure(message, reason="rate-limit", status=status), True, retry_after_s
-            )
-        if status in (408, 409, 425) or status >= 500:
-            reason: ServiceReason = "provider" if inside else "server"
-            if status == 408:
-                reason = "timeout"
-            failure = ServiceFailure(message, reason=reason, status=status)
-            return _Failure(failure, True, retry_after_s)
-        return _Failure(ServiceFailure(message, reason="rejected", status=status), False)
-
-
-def _reply_from(
-    data: Mapping[str, Any], headers: Mapping[str, str], url: str, max_cost: float
-) -> ChatReply | _Failure:
-    """A ChatReply from a completion body, or a retryable provider failure when it is not one."""
-    choices = data.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
-        problem = f"{url} sent no choices: {_brief(json.dumps(data, default=str))}"
-        return _Failure(ServiceFailure(problem, reason="provider"), True)
-    first = choices[0]
-    message = first.get("message")
-    message = message if isinstance(message, Mapping) else {}
-    refusal = message.get("refusal")
-    usage = data.get("usage")
-    usage = usage if isinstance(usage, Mapping) else {}
-    finish = first.get("finish_reason")
-    cost = reported_cost(usage.get("cost"), headers.get(COST_HEADER), max_usd=max_cost)
-    return ChatReply(
-        text=_content_text(message.get("content")),
-        prompt_tokens=_as_int(usage.get("prompt_tokens")),
-        completion_tokens=_as_int(usage.get("completion_tokens")),
-        cost_usd=cost.usd,
-        raw=dict(data),
-        refusal=refusal if isinstance(refusal, str) and refusal.strip() else None,
-        finish_reason=finish if isinstance(finish, str) else None,
-        reasoning_tokens=_detail(usage, "completion_tokens_details", "reasoning_tokens"),
-        cached_tokens=_detail(usage, "prompt_tokens_details", "cached_tokens"),
-        reported=cost,
-        cost_header=headers.get(COST_HEADER),
-    )
+            return AttemptFailure(ServiceFailure(message, reason="connection"), True)
+        return judge_response(
+            response, str(body.get("model")), self.url, self.api_key_env, self.max_call_cost_usd
+        )
 
 
 def _time_left(deadline: float | None, delay: float) -> bool:
     """Whether sleeping `delay` still leaves a sliver of the budget for another attempt."""
     return deadline is None or time.monotonic() + delay < deadline
-
-
-async def _race_cancel(work: Any, cancel: CancelSignal) -> ChatReply:
-    """Await `work` unless `cancel` fires first, in which case the request task is cancelled
-    (closing its connection) and CallCancelledError is raised."""
-    task: asyncio.Task[ChatReply] = asyncio.ensure_future(work)
-    waiter = asyncio.ensure_future(_wait_signal(cancel))
-    try:
-        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        waiter.cancel()
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-    if task.cancelled():
-        raise CallCancelledError("the call was cancelled before the model answered")
-    return task.result()
-
-
-async def _wait_signal(cancel: CancelSignal) -> None:
-    if isinstance(cancel, asyncio.Event):
-        await cancel.wait()
-        return
-    while not cancel.is_set():  # a threading.Event cannot be awaited: poll it
-        await asyncio.sleep(0.02)

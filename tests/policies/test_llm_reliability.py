@@ -43,6 +43,7 @@ from policies.llm import (
 from policies.llm import client as client_module
 from policies.llm.costs import MAX_CALL_COST_USD, sane_cost
 from policies.llm.rate_limit import RateLimiter
+from policies.llm.responses import retry_after
 from policies.tetris.prompt import candidate_ids
 from tests.policies.chat_server import ChatHandler, ChatServer, serving
 from tests.policies.mock_chat import Script, completion
@@ -113,10 +114,10 @@ def test_429s_then_recovery_wait_as_long_as_retry_after_says(
 
 def test_retry_after_ms_and_http_dates_are_read() -> None:
     headers = httpx.Headers({"retry-after-ms": "1500"})
-    assert client_module._retry_after(headers) == 1.5
+    assert retry_after(headers) == 1.5
     date = httpx.Headers({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"})
-    assert client_module._retry_after(date) == 0.0  # in the past: go now
-    assert client_module._retry_after(httpx.Headers({"retry-after": "soon"})) is None
+    assert retry_after(date) == 0.0  # in the past: go now
+    assert retry_after(httpx.Headers({"retry-after": "soon"})) is None
 
 
 def test_a_rate_limit_longer_than_the_deadline_is_a_service_failure() -> None:
