@@ -17,6 +17,7 @@ from typing import Any
 import chess
 import numpy as np
 
+from arcade_gym.chess.contract import ChessQuestion, make_question
 from arcade_gym.chess.encoding import move_to_action
 from arcade_gym.chess.engine import HIST_WORDS, NO_EP, fill_observation
 from arcade_gym.chess.movegen import legal_moves, new_buffers
@@ -28,6 +29,7 @@ from arcade_gym.chess.rules import (
     OBS_PLANES,
     REPETITIONS,
 )
+from arcade_gym.core.game import state_digest
 
 _CASTLING_STANDARD = ((chess.BB_H1, chess.BB_A1), (chess.BB_H8, chess.BB_A8))
 
@@ -200,6 +202,27 @@ class ChessGame:
                 if rights & queenside:
                     bits |= 2 << (2 * i)
         return bits
+
+    # --- the `Game` protocol (`arcade_gym/core/game.py`), in `Chess-v0`'s indices -------------
+    def legal_action_indices(self) -> list[int]:
+        """`actions`, ascending (the order of the env's mask); none once the game is over."""
+        return sorted(self.actions)
+
+    def apply_action(self, action: int) -> float:
+        """`play_action(action)` for the side to move; 1.0 when the move mates, else 0.0 (the
+        env's reward for its agent's own move; the opponent's reply is another move)."""
+        self.play_action(action)
+        return 1.0 if self.winner is not None else 0.0
+
+    def question(self) -> ChessQuestion:
+        """The ladder's question for the side to move (`arcade_gym/chess/contract.py`)."""
+        return make_question(self.board, "chess960" if self.variant == "chess960" else "standard")
+
+    def state_hash(self) -> str:
+        """16 hex digits over the variant, the start position and the moves played: a position
+        plays on according to its history too (repetitions, the observation's last 8 boards)."""
+        moves = " ".join(move.uci() for move in self.board.move_stack)
+        return state_digest(self.variant.encode(), self.start_fen.encode(), moves.encode())
 
     def illegal_message(self, action: int) -> str:
         """Why `action` cannot be played now, in one line."""

@@ -57,6 +57,7 @@ from gymnasium import spaces
 from arcade_gym.core.actions import action_index
 from arcade_gym.core.args import check_choice, check_reward
 from arcade_gym.core.copying import KeepsViews
+from arcade_gym.core.game import Game
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import MaskedDiscrete
 
@@ -208,6 +209,18 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the legal actions (sb3-contrib's MaskablePPO calls this)."""
         return self._mask.astype(bool)
+
+    def as_game(self) -> Game[Any]:
+        """The game this env plays, as a `Game` over this env's action indices
+        (`arcade_gym/core/game.py`): the live object, so copy it to branch. By default the env's
+        `game`; an env whose `game` speaks another action layout overrides this."""
+        game = getattr(self, "game", None)
+        if not isinstance(game, Game):
+            raise NotImplementedError(
+                f"{type(self).__name__}.game is not a Game (arcade_gym/core/game.py); "
+                "override as_game()"
+            )
+        return game
 
     # --- the one reading of options and actions -------------------------------------------------
     def named_seed(self, options: Mapping[str, Any] | None) -> str | int | None:

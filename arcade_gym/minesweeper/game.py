@@ -230,6 +230,17 @@ class MinesweeperGame(KeepsViews):
         """The legal actions as strings, canonical (unshuffled) order."""
         return [self.action_text(int(a)) for a in self.legal_indices()]
 
+    def legal_action_indices(self) -> list[int]:
+        """`legal_indices()` as a list (the `Game` protocol, `arcade_gym/core/game.py`); the mask
+        is empty once the game is over."""
+        return self.legal_indices().tolist()
+
+    def apply_action(self, action: int) -> int:
+        """`step(action)` (the `Game` protocol); returns the safe cells newly revealed."""
+        if not 0 <= action < self.mask.shape[0]:
+            raise ValueError(f"action {action} is out of range [0, {self.mask.shape[0]})")
+        return self.step(action)
+
     def action_text(self, index: int) -> str:
         """`"reveal r c"` / `"flag r c"` of a flat env index."""
         action_from_index(index, self.rows, self.cols)  # range check with a clear message

@@ -271,6 +271,16 @@ class SnakeGame:
         d = direction_index(direction)
         return int(E.move(self.grid, self.body, self.st, self.rng, d, True))
 
+    # --- the `Game` protocol (`arcade_gym/core/game.py`), in `Snake-v0`'s indices (directions) --
+    def legal_action_indices(self) -> list[int]:
+        """`legal_directions()` while the game is on (the env's mask: the reversal is masked out,
+        though `apply_action` plays it, keeping the heading); none once it is over."""
+        return [] if self.over else self.legal_directions()
+
+    def apply_action(self, action: int) -> int:
+        """One decision on direction index `action` (`step`); returns the food eaten (0 or 1)."""
+        return self.step(action)
+
     def advance(self, elapsed_ms: float) -> int:
         """Realtime: the snake keeps its heading for every tick of `tick_ms` that fell inside
         `elapsed_ms` (the time the policy thought); the remainder carries over. Returns the moves

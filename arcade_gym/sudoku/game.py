@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from arcade_gym.core.copying import KeepsViews
+from arcade_gym.core.game import state_digest
 from arcade_gym.sudoku import engine as E
 from arcade_gym.sudoku.contract import SudokuQuestion
 from arcade_gym.sudoku.rules import CELLS, cell_name, grid_text
@@ -68,6 +69,22 @@ class SudokuGame(KeepsViews):
     def over(self) -> bool:
         """Solved, or no legal placement left (a dead end after a wrong digit)."""
         return self.legal == 0
+
+    # --- the `Game` protocol (`arcade_gym/core/game.py`), in `Sudoku-v0`'s indices ------------
+    def legal_action_indices(self) -> list[int]:
+        """The actions the mask allows, ascending (none once `over`)."""
+        return np.flatnonzero(self.mask).tolist()
+
+    def apply_action(self, action: int) -> int:
+        """`play(action)` after checking it is legal; +1 for the solution's digit, -1 if not."""
+        if not (0 <= action < N_ACTIONS and self.mask[action]):
+            raise ValueError(f"action {action} is not a legal placement now")
+        return self.play(action)
+
+    def state_hash(self) -> str:
+        """16 hex digits over the puzzle, its solution and the board (the candidates, the mask
+        and the right/wrong counts follow from those three)."""
+        return state_digest(self.puzzle.tobytes(), self.solution.tobytes(), self.board.tobytes())
 
     def question(self) -> SudokuQuestion:
         """The benchmark question for the grid as it stands."""

@@ -20,6 +20,7 @@ from arcade_gym.core.env import ArcadeEnv, StepResult
 from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
+from arcade_gym.tetris.primitive_game import TetrisControlGame
 from arcade_gym.tetris.render import render_ansi, render_rgb
 from arcade_gym.tetris.rules import (
     BOARD_HEIGHT,
@@ -387,6 +388,10 @@ class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
 
     def _draw_seed(self) -> int:
         return int(self.np_random.integers(0, 2**63 - 1))
+
+    def as_game(self) -> TetrisControlGame:
+        """The env's `TetrisGame` seen through the six controls (the live game, not a copy)."""
+        return TetrisControlGame.wrapping(self.game)
 
     # --- the game's hooks -----------------------------------------------------------------------
     def _begin(self, seed: str | int) -> tuple[dict[str, Any], dict[str, Any]]:

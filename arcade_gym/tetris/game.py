@@ -25,6 +25,7 @@ from arcade_gym.tetris.rules import (
     END_ADAPTER_FAILURE,
     END_NONE,
     END_REASONS,
+    HOLD_ACTION,
     PIECE_CAP,
     PIECE_LETTERS,
     PREVIEW,
@@ -326,6 +327,30 @@ class TetrisGame:
         E.hold_piece(self.board, self.st, self.seq)
         E.end_tick(self.st)
         self.refresh()
+
+    # --- the `Game` protocol (`arcade_gym/core/game.py`), in `Tetris-v3`'s action indices ------
+    def legal_action_indices(self) -> list[int]:
+        """The `Tetris-v3` indices legal now, ascending: each listed candidate's `C_ACTION` (the
+        index the candidate search writes), and `HOLD_ACTION` while a hold is allowed."""
+        if self.over:
+            return []
+        actions = set(self.candidate_rows()[:, E.C_ACTION].tolist())
+        if self.can_hold:
+            actions.add(HOLD_ACTION)
+        return sorted(actions)
+
+    def apply_action(self, action: int) -> int:
+        """Play a `Tetris-v3` index as `Tetris-v3`'s IQ step does (the first listed candidate
+        with that index, or hold); returns the score delta (0 for a hold)."""
+        self._require_playing()
+        if action == HOLD_ACTION:
+            self.hold()
+            return 0
+        hits = np.flatnonzero(self.candidate_rows()[:, E.C_ACTION] == action)
+        if not hits.size:
+            raise ValueError(f"action {action} is not a listed candidate placement")
+        row = self.cinfo[int(hits[0])]
+        return self.play(int(row[E.C_X]), int(row[E.C_ROT]))
 
     def skip(self) -> None:
         """An unusable answer: the question is spent, nothing is played."""

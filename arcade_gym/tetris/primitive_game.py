@@ -45,6 +45,9 @@ MAX_DECISIONS = 2000
 UNCAPPED_PIECES = 100_000
 """Piece cap used when neither pieces nor decisions are capped (the sequence must be finite)."""
 
+UNCAPPED_TICKS = 2**62
+"""Tick cap of a game without a decision cap (`max_decisions=0`)."""
+
 NO_CONTROL = -1
 """`engine.primitive_step` control index that does nothing (a bad answer: gravity only)."""
 
@@ -110,9 +113,23 @@ class TetrisControlGame:
             scoring=scoring,
             difficulty=difficulty,
             piece_cap=max_pieces,
-            tick_cap=max_decisions if max_decisions else 2**62,
+            tick_cap=max_decisions if max_decisions else UNCAPPED_TICKS,
         )
         self._forced_end: str | None = None
+
+    @classmethod
+    def wrapping(cls, game: TetrisGame) -> TetrisControlGame:
+        """A control game over `game` itself (not a copy): what `TetrisPrimitive-v3`, which keeps a
+        `TetrisGame` of classic or guideline scoring, plays (`TetrisPrimitiveEnv.as_game`)."""
+        control = object.__new__(cls)
+        control.seed = game.seed
+        control.seed_u64 = seed_to_u64(game.seed)
+        control.difficulty = game.difficulty
+        tick_cap = int(game.st[E.S_TICK_CAP])
+        control.max_decisions = tick_cap if tick_cap < UNCAPPED_TICKS else 0
+        control.game = game
+        control._forced_end = None
+        return control
 
     # --- state --------------------------------------------------------------------------------
     @property
@@ -210,6 +227,18 @@ class TetrisControlGame:
         self._require_playing()
         game = self.game
         return int(E.primitive_step(game.board, game.st, game.seq, control_index(control)))
+
+    # --- the `Game` protocol (`arcade_gym/core/game.py`), in `TetrisPrimitive-v3`'s indices ----
+    def legal_action_indices(self) -> list[int]:
+        """All six controls while the game is on (a blocked move does nothing), as the env's mask
+        says; none once it is over."""
+        return [] if self.over else list(range(len(CONTROLS)))
+
+    def apply_action(self, action: int) -> int:
+        """A lockstep decision on control index `action` (`step`); returns the score delta."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise ValueError(f"action must be a control index in [0, {len(CONTROLS)})")
+        return self.step(int(action))
 
     def step_realtime(self, control: int | str | None, elapsed_ms: float) -> RealtimeOutcome:
         """Realtime: gravity acts for the `elapsed_ms` the policy thought, then `control` is

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from arcade_gym.core.copying import KeepsViews
+from arcade_gym.core.game import state_digest
 from arcade_gym.tictactoe import engine as E
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from arcade_gym.tictactoe.rules import (
@@ -164,6 +165,21 @@ class TicTacToeGame(KeepsViews):
             self.over = True
         self.to_move = 3 - self.to_move
         return outcome
+
+    # --- the `Game` protocol (`arcade_gym/core/game.py`), in `TicTacToe-v0`'s indices ---------
+    def legal_action_indices(self) -> list[int]:
+        """`legal_moves()`: the empty cells `row * size + col`, none once the game is over."""
+        return self.legal_moves()
+
+    def apply_action(self, action: int) -> float:
+        """`play(action)` for the side to move; 1.0 when the move completes its line, else 0.0
+        (the env's -1 for the opponent's reply is the opponent's move, not this one)."""
+        return 1.0 if self.play(action) == WIN else 0.0
+
+    def state_hash(self) -> str:
+        """16 hex digits over the size, the side to move and the board (the move order that
+        reached a position does not change how it plays on)."""
+        return state_digest(bytes((self.size, self.to_move)), self.board.tobytes())
 
     @property
     def draw(self) -> bool:
