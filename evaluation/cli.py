@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import arcade_gym
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
@@ -22,7 +23,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from evaluation.throughput.registry import run_bench
     from evaluation.throughput.report import format_table
 
-    names = bench_names() if args.game == "all" else [args.game]
+    names = bench_names() if args.game == "all" else [args.bench_aliases.get(args.game, args.game)]
     reports = []
     for name in names:
         report = run_bench(name, args.seconds)
@@ -90,8 +91,23 @@ def _cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_aliases(subparsers: Any) -> dict[str, str]:
+    """Older command name -> the command's name, read off the sub-parsers (argparse keeps a
+    command's name before its `aliases=`, all mapped to one parser)."""
+    names: dict[int, str] = {}
+    aliases: dict[str, str] = {}
+    for name, command in subparsers.choices.items():
+        first = names.setdefault(id(command), name)
+        if first != name:
+            aliases[name] = first
+    return aliases
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The `arcade-eval` argument parser (one subcommand per job)."""
+    """The `arcade-eval` argument parser: one command per benchmark (its id, the `benchmark` of
+    its logs; its own tools nested under it), then the suite-wide tools. Older names still parse:
+    a renamed command is an alias shown beside its name, a command that moved under its
+    benchmark is hidden and says its new form when run."""
     parser = argparse.ArgumentParser(
         prog="arcade-eval",
         description="Evaluate policies on the arcade-gym benchmarks and measure the environments.",
@@ -101,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_all_parsers(sub)
+    benchable = set(bench_names())
+    bench_aliases = {old: new for old, new in command_aliases(sub).items() if new in benchable}
     bench = sub.add_parser(
         "bench",
         help="measure throughput of every registered env, engine and benchmark (steps/s, ...)",
@@ -112,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "game",
         metavar="NAME",
-        choices=[*bench_names(), "all"],
+        choices=[*bench_names(), "all", *bench_aliases],
         help="a game (its envs), an engine, a benchmark with a bench, or all of them: "
         + ", ".join(bench_names()),
     )
@@ -120,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seconds", type=float, default=3.0, help="seconds spent on each figure (default: 3)"
     )
     bench.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
-    bench.set_defaults(handler=_cmd_bench)
+    bench.set_defaults(handler=_cmd_bench, bench_aliases=bench_aliases)
     verify = sub.add_parser(
         "verify",
         help="replay event logs of any benchmark and check every decision (exit 1 if any fails)",

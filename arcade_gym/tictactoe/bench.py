@@ -3,7 +3,7 @@ steps/s): the two-player AEC env on 3x3 and 10x10, bare and in PettingZoo's defa
 
 A `TicTacToe-v0` step includes the opponent's reply; an AEC step is one agent's `last` + `step`,
 dead steps and resets included. The arena's suite and oracle figures are the arena benchmark's
-(`arcade-eval bench arena`).
+(`arcade-eval bench ttt-arena`).
 """
 
 from __future__ import annotations

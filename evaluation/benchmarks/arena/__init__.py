@@ -33,7 +33,7 @@ def _rederive(header: Mapping[str, Any]) -> Any:
 
 
 BENCHMARK = Benchmark(
-    name="arena",
+    name=BENCHMARK_ID,
     summary="Tic-tac-toe arena: engines graded on suite positions and matches",
     log_ids=(BENCHMARK_ID,),
     add_parsers=_add_parsers,

@@ -1,4 +1,4 @@
-"""The arena's speed figures (`arcade-eval bench arena`): the suite's oracle classification per
+"""The arena's speed figures (`arcade-eval bench ttt-arena`): the suite's oracle classification per
 position on each board size, and the wall times of building the suite and of a whole arena run
 for the Tactician (its event logs written to a scratch directory).
 

@@ -1,4 +1,5 @@
-"""`arcade-eval arena` (alias `ttt`): grade tic-tac-toe engines on the arena suite."""
+"""`arcade-eval ttt-arena` (older names `arena`, `ttt`): grade tic-tac-toe engines on the arena
+suite."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.arena.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
+    add_quiet_option,
+    add_resume_option,
     policies_from,
     spec_options,
 )
@@ -23,17 +26,18 @@ BUILTINS = "random, greedy, tactician, perfect"
 
 
 def add_parsers(sub: Any) -> None:
-    """Register `arena` (and its alias `ttt`) on the `arcade-eval` subparsers."""
+    """Register `ttt-arena` (and its older names `arena`, `ttt`) on the `arcade-eval` subparsers."""
     arena = sub.add_parser(
-        "arena",
-        aliases=["ttt"],
+        BENCHMARK_ID,
+        aliases=["arena", "ttt"],
         help="grade tic-tac-toe engines on the arena suite (Brainfuck, command, policy or LLM)",
         description=(
             "Run each engine through the seeded tic-tac-toe suite (188 positions, 24 matches) and "
             "grade it S+ .. F. Every position and match is a game with its own event log "
             "(arcade-eval verify replays them); the run goes to --output-dir (default "
-            "runs/arena-<UTC time>); repeating the command, or adding --resume, finishes a run "
-            "that was cut short. The same engine and seed give the same report."
+            f"runs/{BENCHMARK_ID}-<UTC time>); repeating the command, or adding --resume, "
+            "finishes a run that was cut short. The same engine and seed give the same report. "
+            "`arena` and `ttt` are older names of this command."
         ),
     )
     add_policy_option(arena, aliases=("--engine",), builtins=BUILTINS)
@@ -49,14 +53,12 @@ def add_parsers(sub: Any) -> None:
     arena.add_argument(
         "--output-dir",
         metavar="D",
-        help="where the run is written (default: runs/arena-<UTC time>); must be new or empty, "
-        "or hold this same run to resume it",
+        help=f"where the run is written (default: runs/{BENCHMARK_ID}-<UTC time>); must be new "
+        "or empty, or hold this same run to resume it",
     )
-    arena.add_argument(
-        "--resume", action="store_true", help="finish the run --output-dir holds (same settings)"
-    )
+    add_resume_option(arena)
     arena.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
-    arena.add_argument("--progress", action="store_true", help="print a line per game")
+    add_quiet_option(arena, "line per game")
     add_model_options(arena)
     add_executor_options(arena)
     arena.set_defaults(handler=cmd_arena)
@@ -76,8 +78,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from evaluation.core.grid import spec_pool
     from policies.specs import SpecError
 
-    output_dir = Path(args.output_dir) if args.output_dir else default_output_dir("arena")
-    progress = (lambda line: print(line, flush=True)) if args.progress else None
+    output_dir = Path(args.output_dir) if args.output_dir else default_output_dir(BENCHMARK_ID)
+    progress = None if args.quiet else (lambda line: print(line, flush=True))
     try:
         options = spec_options(args, timeout_ms=args.timeout_ms)
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
@@ -92,7 +94,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             progress=progress,
         )
     except (RunError, SpecError, ExecutorError) as error:
-        print(f"arcade-eval arena: {error}", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID}: {error}", file=sys.stderr)
         return 2
     status = unfinished_exit(
         output_dir,
@@ -109,18 +111,19 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- entries: `arena bench` and `arena table` ---------------------------------------------------
+# --- entries: `ttt-arena bench` and `ttt-arena table` -------------------------------------------
 
 
 def add_entry_parsers(sub: Any) -> None:
-    """`arena bench` (grade entries, save their results) and `arena table` (the tier list)."""
+    """`ttt-arena bench` (grade entries, save their results) and `ttt-arena table` (the tier
+    list)."""
     bench = sub.add_parser(
         "bench",
         help="run the official suite on the arena entries and save their results",
         description=(
             "Run each entry of --entries (default: the shipped seeds/arena/entries) through the "
-            "official suite, as `arcade-eval arena --policy bf:ENGINE` does, and save its result "
-            "under <entry>/results/ (with the 24 match logs, which `arcade-eval verify` "
+            "official suite, as `arcade-eval ttt-arena --policy bf:ENGINE` does, and save its "
+            "result under <entry>/results/ (with the 24 match logs, which `arcade-eval verify` "
             "accepts). The official result of an entry is its latest run on the default seed."
         ),
     )
@@ -180,7 +183,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 )
             print()
     except EntryError as error:
-        print(f"arcade-eval arena bench: {error}", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID} bench: {error}", file=sys.stderr)
         return 2
     return 0
 
@@ -193,7 +196,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     try:
         rows = tier_rows(load_entries(_entries_dir(args)))
     except EntryError as error:
-        print(f"arcade-eval arena table: {error}", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID} table: {error}", file=sys.stderr)
         return 2
     print(json.dumps(rows, indent=2) if args.json else tier_text(rows))
     return 0

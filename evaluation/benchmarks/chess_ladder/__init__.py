@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.core.eventlog import LogContents
 from evaluation.core.registry import Benchmark, Replay, lazy
 
@@ -26,9 +27,9 @@ def _replay(contents: LogContents) -> Replay:
 
 
 BENCHMARK = Benchmark(
-    name="chess",
+    name=BENCHMARK_ID,
     summary="Chess ladder: fixed-rating rungs, adjudicated, graded, one rating per model",
-    log_ids=("chess-ladder",),
+    log_ids=(BENCHMARK_ID,),
     add_parsers=_add_parsers,
     replay=_replay,
     frame=lazy("evaluation.benchmarks.chess_ladder.site_frames:frame"),

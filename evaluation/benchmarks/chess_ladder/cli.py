@@ -1,4 +1,5 @@
-"""`arcade-eval chess ...`: the chess ladder's commands (heavy imports inside the handlers)."""
+"""`arcade-eval chess-ladder ...` (alias `chess`): the chess ladder's commands (heavy imports
+inside the handlers)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
+from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
+    add_quiet_option,
+    add_resume_option,
     bounded_int,
     finite_positive_float,
     one_line_errors,
@@ -26,9 +30,11 @@ MAX_TIMEOUT_S = 86_400.0
 
 
 def add_parsers(sub: Any) -> None:
-    """Register `chess` (a ladder run) and `chess calibrate` on the `arcade-eval` subparsers."""
+    """Register `chess-ladder` (a ladder run; alias `chess`) and `chess-ladder calibrate` on the
+    `arcade-eval` subparsers."""
     chess_parser = sub.add_parser(
-        "chess",
+        BENCHMARK_ID,
+        aliases=["chess"],
         help="play policies up the chess ladder (fixed-rating rungs), rate and grade them",
         description=(
             "Each policy climbs the ladder of seeds/chess/ladder-v1.json from the bottom rung: "
@@ -38,7 +44,8 @@ def add_parsers(sub: Any) -> None:
             "then a forfeit. Games are adjudicated by Stockfish and graded afterwards with "
             "Lichess's formulas. Ratings are on an internal engine-anchored scale (not FIDE or "
             "Chess.com). Logs verify with arcade-eval verify; re-running the same command into "
-            "the same --output-dir resumes it. Needs Stockfish (apt-get install stockfish)."
+            "the same --output-dir resumes it. Needs Stockfish (apt-get install stockfish). "
+            "`chess` is the older name of this command."
         ),
     )
     one_line_errors(chess_parser)
@@ -65,12 +72,12 @@ def add_parsers(sub: Any) -> None:
         help=f"seconds per answer, at most {MAX_TIMEOUT_S:g} (%(default)s)",
     )
     chess_parser.add_argument(
-        "--output-dir", help="where the run goes (default: runs/chess-<UTC time>)"
+        "--output-dir",
+        help=f"where the run goes (default: runs/{BENCHMARK_ID}-<UTC time>); must be new or "
+        "empty, or hold this same run to resume it",
     )
-    chess_parser.add_argument(
-        "--resume", action="store_true", help="finish the run --output-dir holds"
-    )
-    chess_parser.add_argument("--progress", action="store_true", help="print a line per game")
+    add_resume_option(chess_parser)
+    add_quiet_option(chess_parser, "line per game")
     add_executor_options(chess_parser)
     add_model_options(chess_parser)
     commands = chess_parser.add_subparsers(dest="chess_command", metavar="COMMAND")
@@ -115,7 +122,8 @@ def cmd_chess(args: argparse.Namespace) -> int:
     from policies.specs import SpecError, make_policy
 
     options = spec_options(args)
-    output = args.output_dir or f"runs/chess-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    output = args.output_dir or f"runs/{BENCHMARK_ID}-{stamp}"
     try:
         run = run_ladder(
             policies_from(args),
@@ -126,14 +134,14 @@ def cmd_chess(args: argparse.Namespace) -> int:
             grade_nodes=args.grade_nodes,
             timeout_ms=args.timeout_s * 1000.0,
             resume=True if args.resume else None,
-            progress=print if args.progress else None,
+            progress=None if args.quiet else print,
             executor=make_executor(
                 args.executor, concurrency=args.concurrency, address=args.address
             ),
             meter=options.meter,
         )
     except (RunError, SpecError, EngineMissingError, ExecutorError) as error:
-        print(f"arcade-eval chess: {error}", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID}: {error}", file=sys.stderr)
         return 2
     if run.interrupted or run.aborted:
         for line in run.aborted:
@@ -168,10 +176,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             log=args.log,
         )
     except (EngineMissingError, ValueError) as error:
-        print(f"arcade-eval chess calibrate: {error}", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID} calibrate: {error}", file=sys.stderr)
         return 2
     except EngineFailedError as error:  # Stockfish crashed or hung: its processes are killed
-        print(f"arcade-eval chess calibrate: {error}; run it again", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID} calibrate: {error}; run it again", file=sys.stderr)
         return 1
     for rung in ladder["rungs"]:
         extra = f" +- {rung['stdErr']}" if "stdErr" in rung else ""

@@ -42,6 +42,7 @@ from evaluation.benchmarks.chess_ladder.adjudication import (
     Adjudicator,
     score_pawns,
 )
+from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.ratings import score_of
 from evaluation.core.episode import (
     Call,
@@ -57,7 +58,6 @@ from evaluation.core.policy_identity import policy_identity
 from policies.base import DecisionContext
 from policies.engines.uci import EngineFailedError
 
-BENCHMARK_ID = "chess-ladder"
 PROTOCOL_VERSION = "chess-ladder-protocol@1"
 TRIES_PER_MOVE = 3
 DEFAULT_TIMEOUT_MS = 600_000.0

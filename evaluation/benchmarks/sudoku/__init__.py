@@ -11,7 +11,7 @@ from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID
 from evaluation.core.registry import Benchmark, lazy
 
 BENCHMARK = Benchmark(
-    name="sudoku",
+    name=BENCHMARK_ID,
     summary="Sudoku: seven tiers of unique grids, answered whole with a confidence",
     log_ids=(BENCHMARK_ID,),
     add_parsers=lazy("evaluation.benchmarks.sudoku.cli:add_parsers"),

@@ -18,6 +18,8 @@ from evaluation.benchmarks.sudoku.defaults import DEFAULT_TIMEOUT_MS
 from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
+    add_quiet_option,
+    add_resume_option,
     policies_from,
     spec_options,
 )
@@ -189,7 +191,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     output_dir = Path(args.output_dir) if args.output_dir else default_output_dir("sudoku")
-    progress = (lambda line: print(line, flush=True)) if args.progress else None
+    progress = None if args.quiet else (lambda line: print(line, flush=True))
     try:
         options = spec_options(args, timeout_ms=args.timeout_ms)
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
@@ -251,9 +253,9 @@ def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
         help="where the run is written (default: runs/sudoku-<UTC time>); must be new or empty, "
         "or hold this same run to resume it",
     )
-    sudoku.add_argument("--resume", action="store_true", help="finish the run --output-dir holds")
+    add_resume_option(sudoku)
     sudoku.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
-    sudoku.add_argument("--progress", action="store_true", help="print a line per grid")
+    add_quiet_option(sudoku, "line per grid")
     add_model_options(sudoku)
     add_executor_options(sudoku)
     sudoku.set_defaults(handler=cmd_run)
@@ -278,6 +280,6 @@ def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
     )
     generate.add_argument("--set", default="v1", help="the set to generate (default v1)")
     generate.add_argument("--output", required=True, help="the JSON file to write")
-    generate.add_argument("--quiet", action="store_true", help="no progress lines")
+    add_quiet_option(generate, "progress lines")
     generate.set_defaults(handler=cmd_generate)
     return sudoku

@@ -6,12 +6,13 @@ are imported when a command runs.
 
 from __future__ import annotations
 
+from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
 from evaluation.core.registry import Benchmark, lazy
 
 BENCHMARK = Benchmark(
-    name="tetris",
+    name=BENCHMARK_ID,
     summary="Tetris Bench: candidate placements under IQ and Blitz, leaderboard",
-    log_ids=("tetris-bench",),
+    log_ids=(BENCHMARK_ID,),
     add_parsers=lazy("evaluation.benchmarks.tetris_bench.cli:add_parsers"),
     replay=lazy("evaluation.benchmarks.tetris_bench.replay:replay"),
     reads_log=lazy("evaluation.benchmarks.tetris_bench.replay:reads_log"),

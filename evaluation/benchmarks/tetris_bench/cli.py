@@ -1,4 +1,5 @@
-"""`arcade-eval tetris` and `arcade-eval probe`: the Tetris Bench official script."""
+"""`arcade-eval tetris-bench` (alias `tetris`) and `arcade-eval tetris-bench probe`: the Tetris
+Bench official script."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
+from evaluation.core.cli_moved import add_moved_parser
 from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
+    add_quiet_option,
+    add_resume_option,
     policies_from,
     spec_options,
 )
@@ -52,15 +57,18 @@ def make_tetris_brain(spec: str, options: SpecOptions | None = None) -> Any:
 
 
 def add_parsers(sub: Any) -> None:
-    """Register `tetris` and `probe` on the `arcade-eval` subparsers."""
+    """Register `tetris-bench` (alias `tetris`) with its `probe`, and the old top-level `probe`
+    (hidden) on the `arcade-eval` subparsers."""
     tetris = sub.add_parser(
-        "tetris",
-        help="play brains through Tetris Bench and print the leaderboard",
+        BENCHMARK_ID,
+        aliases=["tetris"],
+        help="play brains through Tetris Bench and print the leaderboard; tools: probe",
         description=(
             "Play each brain on the Tetris Bench seeds (ruleset tetris-bench@3). By default a "
             "quick run: 3 seeds, IQ and Blitz. --official plays all 30 public seeds in IQ. Logs, "
             "results, a manifest and the leaderboard (JSON and Markdown) go to --output-dir; "
-            "re-running the same command into the same directory resumes it."
+            "re-running the same command into the same directory resumes it. `tetris` is the "
+            "older name of this command."
         ),
     )
     add_policy_option(
@@ -85,9 +93,10 @@ def add_parsers(sub: Any) -> None:
     )
     tetris.add_argument(
         "--output-dir",
-        help="where the run is written (default: runs/tetris-<UTC time>); must be new or empty, "
-        "or hold this same run to resume it",
+        help=f"where the run is written (default: runs/{BENCHMARK_ID}-<UTC time>); must be new "
+        "or empty, or hold this same run to resume it",
     )
+    add_resume_option(tetris)
     tetris.add_argument(
         "--merge",
         metavar="INDEX",
@@ -101,15 +110,24 @@ def add_parsers(sub: Any) -> None:
     )
     add_model_options(tetris)
     add_executor_options(tetris)
-    tetris.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_quiet_option(tetris, "progress bar")
     tetris.set_defaults(handler=cmd_tetris)
-
-    probe = sub.add_parser(
-        "probe",
-        help="ten fixed positions: does the brain avoid adding holes?",
-        description="Ask a brain the ten probe positions in both candidate orders. It passes when "
-        "it never picks a candidate that adds a hole.",
+    tools = tetris.add_subparsers(dest="tetris_command", metavar="TOOL", title="tools")
+    _add_probe_arguments(tools.add_parser("probe", help=PROBE_HELP, description=PROBE_DESCRIPTION))
+    add_moved_parser(
+        sub, "probe", f"{BENCHMARK_ID} probe", _add_probe_arguments, description=PROBE_DESCRIPTION
     )
+
+
+PROBE_HELP = "ten fixed positions: does the brain avoid adding holes?"
+PROBE_DESCRIPTION = (
+    "Ask a brain the ten probe positions in both candidate orders. It passes when it never "
+    "picks a candidate that adds a hole. `arcade-eval probe` is the older spelling."
+)
+
+
+def _add_probe_arguments(probe: argparse.ArgumentParser) -> None:
+    """The arguments of `tetris-bench probe` (and of the old `probe`)."""
     add_policy_option(probe, aliases=("--brain",), builtins=", ".join(LOCAL_BRAINS))
     probe.add_argument("--json", metavar="PATH", help="also write the report as JSON")
     add_model_options(probe)
@@ -166,10 +184,8 @@ def cmd_tetris(args: argparse.Namespace) -> int:
 
     try:
         config = _config(args)
-        output_dir = Path(args.output_dir) if args.output_dir else default_output_dir("tetris")
-        bar = tqdm(
-            total=len(config.games()), unit="game", disable=args.no_progress, file=sys.stderr
-        )
+        output_dir = Path(args.output_dir) if args.output_dir else default_output_dir(BENCHMARK_ID)
+        bar = tqdm(total=len(config.games()), unit="game", disable=args.quiet, file=sys.stderr)
 
         def progress(brain: str, mode: str, seed: str, result: GameResult | None) -> None:
             if result is not None:
@@ -189,7 +205,7 @@ def cmd_tetris(args: argparse.Namespace) -> int:
         finally:
             bar.close()
     except (RunError, SpecError, ExecutorError) as error:
-        print(f"arcade-eval tetris: {error}", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID}: {error}", file=sys.stderr)
         return 2
     status = unfinished_exit(
         output_dir,
@@ -210,7 +226,7 @@ def cmd_tetris(args: argparse.Namespace) -> int:
         try:
             merge_index(args.merge, outcome.results, official=config.official)
         except ValueError as error:
-            print(f"arcade-eval tetris: not merged: {error}", file=sys.stderr)
+            print(f"arcade-eval {BENCHMARK_ID}: not merged: {error}", file=sys.stderr)
             return 2
         print(f"merged into {args.merge}")
     return 0
@@ -227,7 +243,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
             raise RunError("probe takes exactly one --policy, e.g. --policy heuristic")
         brain = make_tetris_brain(specs[0], spec_options(args))
     except RunError as error:
-        print(f"arcade-eval probe: {error}", file=sys.stderr)
+        print(f"arcade-eval {BENCHMARK_ID} probe: {error}", file=sys.stderr)
         return 2
     report = run_probe(brain)
     print(format_report(report))

@@ -46,6 +46,7 @@ from arcade_gym.tetris.rules import (
     RULESET_ID,
     TICK_CAP,
 )
+from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
 from evaluation.benchmarks.tetris_bench.records import GameResult
 from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
 from evaluation.core.eventlog import GameLog, header_event
@@ -54,7 +55,6 @@ from evaluation.core.policy_identity import policy_identity
 from policies.base import AsyncPolicy, Policy
 
 Mode = Literal["IQ", "Blitz"]
-BENCHMARK_ID = "tetris-bench"
 
 UNUSABLE_LIMIT = 3
 """Unusable answers in a row that end a game as `adapter failure`."""

@@ -43,7 +43,7 @@ def test_a_changed_answer_is_refused(tmp_path: Path) -> None:
 
 
 def test_an_error_of_the_frame_function_is_raised_as_itself(monkeypatch) -> None:
-    name = "tetris"
+    name = "tetris-bench"
     broken = dataclasses.replace(registry._BENCHMARKS[name], frame=_broken_frame)
     monkeypatch.setitem(registry._BENCHMARKS, name, broken)
     with pytest.raises(KeyError, match="viewer bug"):

@@ -49,7 +49,7 @@ def test_each_bench_reports_finite_figures_in_the_shared_shape(name: str) -> Non
 def test_bench_lists_every_game_the_engines_and_the_arena() -> None:
     names = bench_names()
     assert names[: len(descriptors())] == [game.name for game in descriptors()]
-    assert set(ENGINE_BENCHES) | {"arena"} <= set(names)
+    assert set(ENGINE_BENCHES) | {"ttt-arena"} <= set(names)
 
 
 def test_every_game_has_its_bench_in_its_own_folder() -> None:
