@@ -41,7 +41,7 @@ class NullMover(PolicyIdentity):
 
 
 def make_null_mover(game: str, seed: int) -> NullMover:
-    """The `py:tests.chess.test_engine_crash:make_null_mover` policy."""
+    """The `py:tests.evaluation.chess_ladder.test_engine_crash:make_null_mover` policy."""
     return NullMover()
 
 
@@ -91,7 +91,7 @@ def test_a_ladder_run_against_a_null_mover_forfeits_every_game_and_leaves_nothin
     from policies.specs import make_policy
 
     before = _children()
-    spec = "py:tests.chess.test_engine_crash:make_null_mover"
+    spec = "py:tests.evaluation.chess_ladder.test_engine_crash:make_null_mover"
     run = run_ladder(
         [spec],
         lambda s: make_policy(s, "chess"),
