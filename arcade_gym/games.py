@@ -51,11 +51,16 @@ def _load(package: str) -> GameDescriptor:
     if not isinstance(descriptor, GameDescriptor):
         raise TypeError(f"{package} exports no GAME descriptor (arcade_gym.core.descriptor)")
     for other in _LOADED.values():
-        clash = {other.name, *other.games} & {descriptor.name, *descriptor.games}
+        clash = set(_names(other)) & set(_names(descriptor))
         if clash:
             raise ValueError(f"{package} and {other.name} both name {sorted(clash)}")
     _LOADED[package] = descriptor
     return descriptor
+
+
+def _names(game: GameDescriptor) -> tuple[str, ...]:
+    """Every name that finds `game`: its folder's, its policy-grammar games and their aliases."""
+    return (game.name, *game.games, *(alias for e in game.envs for alias in e.game_aliases))
 
 
 def descriptors() -> list[GameDescriptor]:
@@ -64,9 +69,10 @@ def descriptors() -> list[GameDescriptor]:
 
 
 def descriptor(name: str) -> GameDescriptor:
-    """The game folder called `name`, or the one whose envs ask `name`'s questions."""
+    """The game folder called `name`, or the one whose envs ask `name`'s questions (under their
+    name or an older one, `EnvEntry.game_aliases`)."""
     for game in descriptors():
-        if name == game.name or name in game.games:
+        if name in _names(game):
             return game
     known = ", ".join(g.name for g in descriptors())
     raise KeyError(f"no game {name!r}; games: {known}")
@@ -75,6 +81,15 @@ def descriptor(name: str) -> GameDescriptor:
 def env_entries() -> list[tuple[GameDescriptor, EnvEntry]]:
     """Every registered env with the game it belongs to."""
     return [(game, entry) for game in descriptors() for entry in game.envs]
+
+
+def policy_game(name: str) -> str:
+    """The policy-grammar game `name` means: itself, or the game it is an older name of
+    (`tetris-controls` -> `tetris-primitive`); KeyError for no game."""
+    for entry in descriptor(name).envs:
+        if name == entry.game or name in entry.game_aliases:
+            return entry.game
+    return name
 
 
 def policy_games() -> list[str]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arcade_gym.games import descriptor, policy_games
+from arcade_gym.games import descriptor, policy_game, policy_games
 
 EngineFactory = Callable[[str, Any], Any]
 """`make(body, options)`: the policy of an engine spec (`bf:PATH`, `cmd:COMMAND`, `uci:...`)."""
@@ -43,9 +43,11 @@ class UnknownGameError(ValueError):
 
 
 def policies_for(game: str) -> GamePolicies:
-    """The policies of `game` (its folder imported on first use)."""
+    """The policies of `game` (its folder imported on first use); an older name of a game
+    (`tetris-controls`) finds the game's entry (`tetris-primitive`)."""
     try:
         module_name = descriptor(game).policies
+        game = policy_game(game)
     except KeyError:
         raise UnknownGameError(
             f"no policies for game {game!r}; games: {', '.join(policy_games())}"

@@ -18,12 +18,14 @@ class EnvEntry:
     `id` is the Gymnasium id without the namespace (`Tetris-v3`); `entry_point` and
     `vector_entry_point` are `module:Class`; `game` names the questions the env asks (the
     policy grammar's game: a policy for `game` plays this env's benchmark questions).
+    `game_aliases` are older names of `game`, still read wherever a game name is.
     """
 
     id: str
     entry_point: str
     game: str
     vector_entry_point: str | None = None
+    game_aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ GAME = GameDescriptor(
         EnvEntry(
             "TetrisPrimitive-v3",
             "arcade_gym.tetris.env:TetrisPrimitiveEnv",
-            "tetris-controls",
+            "tetris-primitive",
             vector_entry_point="arcade_gym.tetris.vector:TetrisPrimitiveVectorEnv",
+            game_aliases=("tetris-controls",),
         ),
     ),
     warmup="arcade_gym.tetris.warmup:compile_kernels",

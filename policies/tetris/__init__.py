@@ -64,7 +64,7 @@ POLICIES = (
         sb3="policies.tetris.sb3:ADAPTER",
     ),
     GamePolicies(
-        "tetris-controls",
+        "tetris-primitive",
         CONTROLS_BUILTINS,
         prompt="policies.tetris.controls_prompt:make_prompt",
         prompt_game="tetris",

@@ -42,5 +42,5 @@ Steer each piece to a spot that keeps the stack low, flat and free of holes, and
 
 def make_prompt(game: str = "tetris") -> OfferedActionsPrompt:
     """The primitive-control lane's prompt (named by `policies/tetris/__init__.py:POLICIES` for
-    `tetris-controls`, whose prompt game is `tetris`)."""
+    `tetris-primitive`, whose prompt game is `tetris`)."""
     return OfferedActionsPrompt("tetris", SYSTEM_PROMPT, TetrisControlAnswer)

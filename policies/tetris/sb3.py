@@ -103,7 +103,7 @@ ADAPTER = GameAdapter(
 """Tetris Bench questions; the observation form follows the model (`for_model`)."""
 
 CONTROLS_ADAPTER = GameAdapter(
-    "tetris-controls",
+    "tetris-primitive",
     "arcade_gym/TetrisPrimitive-v3",
     _controls_observe,
     lambda q: _controls_space(),

@@ -22,8 +22,10 @@ def spellings(name: str) -> set[str]:
 
 
 def game_words() -> set[str]:
-    """Every spelling of every game's folder name, title and policy-grammar game."""
+    """Every spelling of every game's folder name, title and policy-grammar game (and its older
+    names)."""
     names = {n for game in descriptors() for n in (game.name, game.title, *game.games)}
+    names.update(alias for game in descriptors() for e in game.envs for alias in e.game_aliases)
     names.update(policy_games())
     return {s for name in names for s in spellings(name)}
 
@@ -35,7 +37,8 @@ def mentions(text: str, words: set[str]) -> list[str]:
 
 def test_the_game_words_come_from_the_descriptors() -> None:
     words = game_words()
-    assert {"tetris", "tetris-controls", "snake", "tictactoe", "tic-tac-toe"} <= words
+    assert {"tetris", "tetris-primitive", "tetris-controls", "snake", "tictactoe"} <= words
+    assert "tic-tac-toe" in words
     assert mentions("from policies.tetris.prompt import PROMPT", words) == ["tetris"]
     assert mentions("a Tic Tac Toe board", words) == ["tic tac toe"]
 

@@ -16,8 +16,8 @@ import chess
 import pytest
 
 import evaluation.benchmarks.chess_ladder as chess_ladder
+from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.episode import (
-    BENCHMARK_ID,
     LiveSide,
     play_ladder_game,
     settings_of,

@@ -20,11 +20,8 @@ def chess_ladder(args: argparse.Namespace) -> Setup:
     installed; without it weak rungs still play (no adjudication) and Stockfish rungs say how
     to install it."""
     from arcade_gym.chess.positions import start_board
-    from evaluation.benchmarks.chess_ladder.episode import (
-        BENCHMARK_ID,
-        play_ladder_game,
-        settings_of,
-    )
+    from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
+    from evaluation.benchmarks.chess_ladder.episode import play_ladder_game, settings_of
     from evaluation.benchmarks.chess_ladder.ladder import chess960_starts, load_ladder, rung_policy
     from evaluation.benchmarks.chess_ladder.play_keys import ChessKeys
     from evaluation.benchmarks.chess_ladder.play_side import needs_stockfish, other_side

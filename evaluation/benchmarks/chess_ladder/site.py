@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from arcade_gym.seeds import load_json
-from evaluation.benchmarks.chess_ladder.episode import BENCHMARK_ID
+from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import Markup, definition_list, esc, join, link, table

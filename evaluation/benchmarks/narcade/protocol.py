@@ -35,7 +35,7 @@ GAMES = ("minesweeper", "snake", "tetris")
 POLICY_GAMES: Mapping[str, str] = {
     "minesweeper": "minesweeper",
     "snake": "snake",
-    "tetris": "tetris-controls",
+    "tetris": "tetris-primitive",
 }
 """NARCADE game -> the game name of the policy grammar (`policies/specs.py`)."""
 

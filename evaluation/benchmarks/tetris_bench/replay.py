@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
-from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, CAP_ENDS, TetrisEpisode
+from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
+from evaluation.benchmarks.tetris_bench.episode import CAP_ENDS, TetrisEpisode
 from evaluation.core.eventlog import LogContents
 from evaluation.core.header_limits import MAX_TIME_MS, limited_float, limited_int, setting
 from evaluation.core.registry import Replay

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID
+from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
 from evaluation.benchmarks.tetris_bench.leaderboard import (
     COLUMNS,
     PAIR_COLUMNS,
