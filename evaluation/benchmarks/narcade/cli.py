@@ -1,4 +1,5 @@
-"""`arcade-eval narcade`, `publish` and `export-replays`: the NARCADE track's commands.
+"""`arcade-eval narcade` and its tools `narcade publish` and `narcade export-replays` (the older
+top-level `publish` and `export-replays` still run, hidden): the NARCADE track's commands.
 
 Only argparse and the option helpers are imported here; the runner, games and policies load when
 a command runs, so `arcade-eval --help` stays instant.
@@ -12,7 +13,14 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-from evaluation.core.cli_options import add_model_options, add_policy_option, policies_from
+from evaluation.core.cli_moved import add_moved_parser
+from evaluation.core.cli_options import (
+    add_model_options,
+    add_policy_option,
+    add_quiet_option,
+    add_resume_option,
+    policies_from,
+)
 from evaluation.core.executor import add_executor_options
 
 NARCADE_GAMES = "minesweeper,snake,tetris"
@@ -54,15 +62,11 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output-dir",
-        help="where the run goes (default: runs/narcade-<UTC time>); must be new or empty "
-        "unless --resume",
+        help="where the run goes (default: runs/narcade-<UTC time>); must be new or empty, or "
+        "hold this same run to resume it (verified episodes are kept, unfinished ones set aside "
+        "and played again)",
     )
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="finish the run in --output-dir (same command): verified episodes are kept, "
-        "unfinished ones set aside and played again",
-    )
+    add_resume_option(parser)
     parser.add_argument(
         "--mode",
         choices=["realtime", "lockstep"],
@@ -112,7 +116,7 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the models in this process instead of one process each (debugging; the "
         "results are the same)",
     )
-    parser.add_argument("--quiet", action="store_true", help="no per-episode lines")
+    add_quiet_option(parser, "per-episode lines")
 
 
 def cmd_narcade(args: argparse.Namespace) -> int:
@@ -140,7 +144,7 @@ def cmd_narcade(args: argparse.Namespace) -> int:
         max_pieces=args.max_pieces,
         max_decisions=args.max_decisions,
         trace=args.trace,
-        resume=args.resume,
+        resume=True,  # the same run resumes by itself; `--resume` says so out loud
         hardware=args.hardware_label,
         timeout_ms=args.timeout_ms,
         isolate=not args.in_process,
@@ -166,7 +170,7 @@ def cmd_publish(args: argparse.Namespace) -> int:
     try:
         publication = publish(args.results, args.label, args.output, compare_with=args.compare_with)
     except PublishError as error:
-        print(f"arcade-eval publish: {error}", file=sys.stderr)
+        print(f"arcade-eval narcade publish: {error}", file=sys.stderr)
         return 2
     games = publication["games"]
     entries = sum(len(g["entries"]) for g in games.values())
@@ -183,33 +187,63 @@ def cmd_export_replays(args: argparse.Namespace) -> int:
     try:
         written = export_replays(args.run_dirs, args.output)
     except ReplayError as error:
-        print(f"arcade-eval export-replays: {error}", file=sys.stderr)
+        print(f"arcade-eval narcade export-replays: {error}", file=sys.stderr)
         return 1
     print(f"wrote {len(written)} replays to {args.output}")
     return 0
 
 
 def add_parsers(sub: Any) -> None:
-    """Register `narcade`, `publish` and `export-replays` on the `arcade-eval` subparsers."""
+    """Register `narcade` with its `publish` and `export-replays`, and the old top-level
+    `publish` and `export-replays` (hidden), on the `arcade-eval` subparsers."""
     narcade = sub.add_parser(
         "narcade",
         help="play policies on Minesweeper, Snake and Tetris with primitive controls (NARCADE)",
         description="Run the NARCADE suite: each model in its own process, seeded episodes, an "
         "event log per episode (arcade-eval verify replays it), one result JSON per model and "
         "game (results/<model>/<game>.json) plus a manifest, in an empty --output-dir (or the "
-        "same run's with --resume). Exit status: 0 complete, 1 a model failed or an episode was "
-        "aborted (partial results kept), 2 a bad request, 130 interrupted.",
+        "same run's: repeating the command resumes it). Exit status: 0 complete, 1 a model "
+        "failed or an episode was aborted (partial results kept), 2 a bad request, 130 "
+        "interrupted. Tools: publish, export-replays.",
     )
     add_narcade_arguments(narcade)
     narcade.set_defaults(handler=cmd_narcade)
-
-    publish = sub.add_parser(
-        "publish",
-        help="build a NARCADE publication from completed result files",
-        description="Refuses failed runs, duplicate model/game entries and mixed protocols or "
-        "seeds within a game. --compare-with reports paired seed score differences against an "
-        "older publication (same model revisions, hardware, rules and seeds).",
+    tools = narcade.add_subparsers(dest="narcade_command", metavar="TOOL", title="tools")
+    _add_publish_arguments(
+        tools.add_parser("publish", help=PUBLISH_HELP, description=PUBLISH_DESCRIPTION)
     )
+    _add_export_arguments(
+        tools.add_parser("export-replays", help=EXPORT_HELP, description=EXPORT_DESCRIPTION)
+    )
+    add_moved_parser(
+        sub, "publish", "narcade publish", _add_publish_arguments, description=PUBLISH_DESCRIPTION
+    )
+    add_moved_parser(
+        sub,
+        "export-replays",
+        "narcade export-replays",
+        _add_export_arguments,
+        description=EXPORT_DESCRIPTION,
+    )
+
+
+PUBLISH_HELP = "build a NARCADE publication from completed result files"
+PUBLISH_DESCRIPTION = (
+    "Refuses failed runs, duplicate model/game entries and mixed protocols or seeds within a "
+    "game. --compare-with reports paired seed score differences against an older publication "
+    "(same model revisions, hardware, rules and seeds). `arcade-eval publish` is the older "
+    "spelling."
+)
+EXPORT_HELP = "verify NARCADE event logs and export replay files"
+EXPORT_DESCRIPTION = (
+    "Every log under RUN_DIR/logs must pass arcade-eval verify and match its run's result file; "
+    "any mismatch rejects the export (exit 1, nothing written). `arcade-eval export-replays` is "
+    "the older spelling."
+)
+
+
+def _add_publish_arguments(publish: argparse.ArgumentParser) -> None:
+    """The arguments of `narcade publish` (and of the old `publish`)."""
     publish.add_argument("results", nargs="+", metavar="RESULT.json", help="result files")
     publish.add_argument("--label", required=True, help="the publication's label, e.g. 'Run 001'")
     publish.add_argument(
@@ -220,12 +254,9 @@ def add_parsers(sub: Any) -> None:
     )
     publish.set_defaults(handler=cmd_publish)
 
-    replays = sub.add_parser(
-        "export-replays",
-        help="verify NARCADE event logs and export replay files",
-        description="Every log under RUN_DIR/logs must pass arcade-eval verify and match its "
-        "run's result file; any mismatch rejects the export (exit 1, nothing written).",
-    )
+
+def _add_export_arguments(replays: argparse.ArgumentParser) -> None:
+    """The arguments of `narcade export-replays` (and of the old `export-replays`)."""
     replays.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="NARCADE run directories")
     replays.add_argument("--output", required=True, metavar="DIR", help="where replays go")
     replays.set_defaults(handler=cmd_export_replays)

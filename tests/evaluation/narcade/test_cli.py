@@ -51,17 +51,27 @@ def test_policy_is_repeatable_and_models_is_its_alias() -> None:
     assert policies_from(args) == ["random", "heuristic"]
 
 
-def test_the_command_runs_verifies_and_refuses_a_used_directory(
+def test_the_command_runs_verifies_resumes_the_same_run_and_refuses_another(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "run"
     argv = ["narcade", "--models", "heuristic", "--games", "snake", "--episodes", "1"]
     argv += ["--mode", "lockstep", "--max-decisions", "30", "--in-process", "--quiet"]
-    argv += ["--output-dir", str(out)]
-    assert main(argv) == 0
+    assert main([*argv, "--output-dir", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "heuristic" in printed and f"arcade-eval verify {out}/logs" in printed
     assert main(["verify", str(out / "logs")]) == 0
-    assert main(argv) == 2
-    assert "add --resume" in capsys.readouterr().err
-    assert main([*argv, "--resume"]) == 0
+    capsys.readouterr()
+    # the same command into the same directory resumes it, as in every benchmark
+    assert main([*argv, "--output-dir", str(out)]) == 0
+    assert main([*argv, "--output-dir", str(out), "--resume"]) == 0
+    assert "holds another run" not in capsys.readouterr().err
+    other = [*argv, "--seed", "7", "--output-dir", str(out)]
+    assert main(other) == 2
+    assert "holds another run" in capsys.readouterr().err
+    assert main([*other, "--resume"]) == 2
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    assert main([*argv, "--output-dir", str(busy)]) == 2
+    assert "holds no narcade run" in capsys.readouterr().err
