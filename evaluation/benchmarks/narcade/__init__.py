@@ -7,12 +7,13 @@ runner load when a command runs.
 
 from __future__ import annotations
 
+from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID
 from evaluation.core.registry import Benchmark, lazy
 
 BENCHMARK = Benchmark(
-    name="narcade",
+    name=BENCHMARK_ID,
     summary="NARCADE: Minesweeper, Snake and Tetris with primitive controls; publish, replays",
-    log_ids=("narcade",),
+    log_ids=(BENCHMARK_ID,),
     add_parsers=lazy("evaluation.benchmarks.narcade.cli:add_parsers"),
     replay=lazy("evaluation.benchmarks.narcade.replay:replay"),
     rederive=lazy("evaluation.benchmarks.narcade.replay:rederive"),

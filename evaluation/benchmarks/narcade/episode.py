@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from arcade_gym.core.clock import Clock
+from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID
 from evaluation.benchmarks.narcade.protocol import (
-    BENCHMARK_ID,
     INSTRUCTIONS,
     MODES,
     PROTOCOL_VERSION,

@@ -18,8 +18,9 @@ def narcade(game: str, keys: str) -> Callable[[argparse.Namespace], Setup]:
     """The setup of NARCADE game `game`, played with the keys class `keys` (`module:Class`)."""
 
     def setup(args: argparse.Namespace) -> Setup:
+        from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID
         from evaluation.benchmarks.narcade.episode import EpisodeConfig, play_narcade
-        from evaluation.benchmarks.narcade.protocol import BENCHMARK_ID, DIFFICULTIES, game_mode
+        from evaluation.benchmarks.narcade.protocol import DIFFICULTIES, game_mode
         from evaluation.benchmarks.narcade.settings import (
             DEFAULT_DIFFICULTY,
             DEFAULT_MAX_DECISIONS,

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-BENCHMARK_ID = "narcade"
-"""The `benchmark` of every NARCADE event-log header (`evaluation/core/eventlog.py`)."""
+from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID as BENCHMARK_ID  # re-exported
 
 RULES_VERSION = "0.4.0"
 """NARCADE rules version (Snake, Minesweeper, Tetris with primitive controls)."""

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.narcade.protocol import BENCHMARK_ID
+from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID
 from evaluation.benchmarks.narcade.results import read_json
 from evaluation.core.replay_export import UnverifiedLogError, export_replay
 from evaluation.core.rundir import safe_name, write_json_atomic
