@@ -6,7 +6,17 @@ result` function and how a saved result must agree with its log's result line. `
 keeps the finished games of an earlier run, plays the others (threads or Ray tasks,
 `evaluation/core/executor.py`), saves each result and the manifest as games finish, and says what
 is missing: a game aborted by a failure on our side is set aside and listed, a stop or Ctrl-C ends
-the run resumably, a policy that can no longer answer (a refused key) stops it.
+the run resumably, a policy that can no longer answer (a refused key) stops it
+(`evaluation/core/errors.py:PolicyUnusableError`).
+
+A benchmark may also stop one policy and go on with the others: its `play` raises
+`PolicyStoppedError` (the game is set aside), or `stops(key, saved)` names why a saved game ends
+its policy's run (NARCADE: a failure streak; a kept game counts too, so a resume stops it again).
+Its games not started yet are skipped and stay missing (`GridRun.stopped`). Games in flight finish;
+under Ray, games already handed to other workers may still play.
+
+Hooks: `on_start(run)` sees the kept games before anything plays, `on_result(key, saved)` each game
+as it is saved, `manifest()` adds the benchmark's own fields to every manifest written.
 
 For Ray, `play` and the policy builder travel by pickle: pass top-level functions (bound with
 `functools.partial`); each worker process builds each policy once (`PolicyPool`).
@@ -18,12 +28,13 @@ import functools
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evaluation.core.episode import GameAbortedError, RunStoppedError
+from evaluation.core.errors import PolicyStoppedError, PolicyUnusableError
 from evaluation.core.executor import Executor, ExecutorError, LocalExecutor
 from evaluation.core.rundir import GameFiles, RunDir, set_aside
 from evaluation.core.verify import verify_log
@@ -32,12 +43,23 @@ from policies.specs import SpecOptions, make_policy
 Key = tuple[str, ...]
 """A game of the grid: the policy spec first, then what the benchmark needs (mode, seed, ...)."""
 
-_PROCESS_POLICIES: dict[str, dict[str, Any]] = {}
+__all__ = [
+    "GridRun",
+    "Key",
+    "PolicyPool",
+    "PolicyStoppedError",
+    "PolicyUnusableError",
+    "Stop",
+    "build_policy",
+    "play_grid",
+    "spec_pool",
+]
+
+_PROCESS_POLICIES: dict[str, dict[Hashable, Any]] = {}
 """Policies built in this process, per pool and thread: a Ray worker builds each policy once."""
-
-
-class PolicyUnusableError(Exception):
-    """A policy can no longer answer at all (a refused key, an unknown model): the run stops."""
+_STOPPED: dict[str, dict[str, str]] = {}
+"""Policies stopped, per run, as this process knows it (spec -> why): a stopped policy's later
+games in this process are skipped (the driver's threads, a benchmark's per-policy process)."""
 
 
 @dataclass
@@ -46,20 +68,39 @@ class PolicyPool:
     flight at once never share a policy instance (a chat policy's per-decision telemetry and
     fatal latch belong to one game at a time), and a thread's later games reuse its instance."""
 
-    build: Callable[[str], Any]
+    build: Callable[[Any], Any]
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     meter: Any = None
     """The run's cost meter (`--max-cost-usd`), shared by the policies it builds."""
+    per_game: Callable[[Key], Hashable] | None = None
+    """Which instance a game plays with, for a benchmark whose policies depend on more than the
+    spec (NARCADE seeds a baseline per episode, builds an LLM once per game): `build` receives
+    `per_game(key)`, and a thread keeps only its latest instance of each spec. A top-level
+    function, so the pool still travels to other processes. Default: one instance per spec."""
 
     def build_all(self, specs: Sequence[str]) -> dict[str, Any]:
         """Build every policy now (their errors and pre-flight calls come before any game)."""
         return {spec: self.get(spec) for spec in specs}
 
     def get(self, spec: str) -> Any:
-        made = _PROCESS_POLICIES.setdefault(f"{self.token}:{threading.get_ident()}", {})
+        made = _PROCESS_POLICIES.setdefault(self._slot(), {})
         if spec not in made:
             made[spec] = self.build(spec)
         return made[spec]
+
+    def for_game(self, key: Key) -> Any:
+        """The policy that plays game `key` (its spec's, unless `per_game` says otherwise)."""
+        if self.per_game is None:
+            return self.get(key[0])
+        instance = self.per_game(key)
+        made = _PROCESS_POLICIES.setdefault(f"{self._slot()}:per-game", {})
+        held = made.get(key[0])
+        if held is None or held[0] != instance:
+            made[key[0]] = held = (instance, self.build(instance))
+        return held[1]
+
+    def _slot(self) -> str:
+        return f"{self.token}:{threading.get_ident()}"
 
 
 def build_policy(game: str, options: SpecOptions, spec: str) -> Any:
@@ -73,24 +114,43 @@ def spec_pool(game: str, options: SpecOptions) -> PolicyPool:
     return PolicyPool(functools.partial(build_policy, game, options), meter=options.meter)
 
 
+Stops = Callable[[Key, Mapping[str, Any]], "str | None"]
+"""Why a saved game ends its policy's run (None: it goes on); a top-level function."""
+
+
 @dataclass(frozen=True)
 class _Task:
     pool: PolicyPool
     play: Callable[[Any, Key, Path], Mapping[str, Any]]
     key: Key
     files: GameFiles
+    run: str
+    stops: Stops | None = None
+
+
+def _stop(run: str, spec: str, why: str) -> None:
+    _STOPPED.setdefault(run, {}).setdefault(spec, why)
 
 
 def _play_one(task: _Task) -> tuple[str, Any]:
-    """One game, wherever the executor runs it: ("ok", saved), ("aborted", why), ("fatal", why)."""
-    policy = task.pool.get(task.key[0])
+    """One game, wherever the executor runs it: ("ok", saved), ("aborted", why), ("fatal", why),
+    ("stopped", why) when its policy stopped, ("skipped", why) when it had stopped before."""
+    spec = task.key[0]
+    earlier = _STOPPED.get(task.run, {}).get(spec)
+    if earlier is not None:
+        return "skipped", earlier
     log = task.files.log
-    log.parent.mkdir(parents=True, exist_ok=True)
     try:
+        policy = task.pool.for_game(task.key)
+        log.parent.mkdir(parents=True, exist_ok=True)
         saved = task.play(policy, task.key, log)
     except GameAbortedError as abort:
         set_aside(log, "aborted")
         return "aborted", abort.reason
+    except PolicyStoppedError as stop:
+        set_aside(log, "aborted")
+        _stop(task.run, spec, stop.reason)
+        return "stopped", stop.reason
     except (RunStoppedError, KeyboardInterrupt):
         set_aside(log, "interrupted")
         raise
@@ -98,7 +158,19 @@ def _play_one(task: _Task) -> tuple[str, Any]:
     if fatal is not None:
         set_aside(log, "aborted")
         return "fatal", str(fatal)
-    return "ok", dict(saved)
+    result = dict(saved)
+    why = None if task.stops is None else task.stops(task.key, result)
+    if why is not None:
+        _stop(task.run, spec, why)
+    return "ok", result
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a policy's run stopped, and at which game."""
+
+    key: Key
+    reason: str
 
 
 @dataclass
@@ -108,7 +180,13 @@ class GridRun:
     finished: dict[Key, dict[str, Any]]
     missing: list[Key] = field(default_factory=list)
     aborted: list[str] = field(default_factory=list)
+    aborted_games: dict[Key, str] = field(default_factory=dict)
+    """The games of `aborted` and why (set aside, played again on resume)."""
+    stopped: dict[str, Stop] = field(default_factory=dict)
+    """Policies whose remaining games were skipped, by spec."""
     interrupted: bool = False
+    stop_reason: str | None = None
+    """Why the run stopped on our side (a cost cap), when it did; None after Ctrl-C."""
     seconds: float = 0.0
 
     def complete(self, spec: str) -> bool:
@@ -127,12 +205,16 @@ def play_grid(
     on_result: Callable[[Key, Mapping[str, Any]], None] | None = None,
     verify: Callable[[Path], Any] = verify_log,
     say: Callable[[str], None] = print,
+    stops: Stops | None = None,
+    on_start: Callable[[GridRun], None] | None = None,
+    manifest: Callable[[], Mapping[str, Any]] | None = None,
 ) -> GridRun:
     """Play every game of `keys` not finished yet into `run_dir` (see the module docstring).
 
     Raises PolicyUnusableError when a policy can no longer answer (the manifest then says
     `stopped`); returns with `interrupted` set after Ctrl-C or a stop on our side (the cost cap
-    included: the pool's meter counts every invocation of the run against it).
+    included: the pool's meter counts every invocation of the run against it). The manifest
+    ends `interrupted`, `aborted`, `failed` (a policy stopped) or `complete`.
     """
     t0 = time.perf_counter()
     executor = executor or LocalExecutor()
@@ -141,36 +223,71 @@ def play_grid(
     run_dir.track_cost(pool.meter)
     files = {key: run_dir.game(*key) for key in keys}
     run = GridRun(finished={})
+    token = uuid.uuid4().hex
+
+    def write(status: str, more: Mapping[str, Any] | None = None) -> None:
+        extra = {**(manifest() if manifest is not None else {}), **(more or {})}
+        run_dir.write_manifest(status, keys, list(run.finished), extra)
+
+    def stop(key: Key, why: str) -> None:
+        if key[0] not in run.stopped:
+            run.stopped[key[0]] = Stop(key, why)
+        _stop(token, key[0], why)
+
     for key in keys:
         earlier = run_dir.finished(files[key], agrees, verify, say)
         if earlier is not None:
             run.finished[key] = earlier
-    run_dir.write_manifest("running", keys, list(run.finished))
+            why = None if stops is None else stops(key, earlier)
+            if why is not None:
+                stop(key, why)
+    if on_start is not None:
+        on_start(run)
+    write("running")
     lock = threading.Lock()
 
     def done(task: _Task, outcome: tuple[str, Any]) -> None:
         status, value = outcome
         key = task.key
         with lock:
+            if status == "skipped":
+                return
+            if status == "stopped":
+                stop(key, value)
+                return
             if status == "aborted":
                 run.aborted.append(f"{' '.join(key)}: {value}")
+                run.aborted_games[key] = value
                 return
             if status == "fatal":
-                run_dir.write_manifest("stopped", keys, list(run.finished))
+                write("stopped")
                 raise PolicyUnusableError(f"policy {key[0]} cannot answer: {value}")
             run_dir.save_result(task.files, value)
             run.finished[key] = value
-            run_dir.write_manifest("running", keys, list(run.finished))
+            why = None if stops is None else stops(key, value)
+            if why is not None:
+                stop(key, why)
+            write("running")
         if on_result is not None:
             on_result(key, value)
 
-    todo = [_Task(pool, play, key, files[key]) for key in keys if key not in run.finished]
+    todo = [
+        _Task(pool, play, key, files[key], token, stops)
+        for key in keys
+        if key not in run.finished and key[0] not in run.stopped
+    ]
     try:
         executor.run(_play_one, todo, done)
-    except (KeyboardInterrupt, RunStoppedError):
+    except RunStoppedError as halt:
+        run.interrupted, run.stop_reason = True, halt.reason
+    except KeyboardInterrupt:
         run.interrupted = True
+    finally:
+        _STOPPED.pop(token, None)
     run.missing = [key for key in keys if key not in run.finished]
     run.seconds = time.perf_counter() - t0
     status = "interrupted" if run.interrupted else ("aborted" if run.aborted else "complete")
-    run_dir.write_manifest(status, keys, list(run.finished), {"aborted": run.aborted})
+    if status == "complete" and run.stopped:
+        status = "failed"
+    write(status, {"aborted": run.aborted})
     return run

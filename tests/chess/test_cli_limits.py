@@ -56,7 +56,8 @@ def test_bad_numbers_are_one_line_and_exit_2(
 def test_run_ladder_refuses_the_same_values(
     tmp_path: Path, field: str, value: float, match: str
 ) -> None:
-    from evaluation.benchmarks.chess_ladder.runner import RunError, run_ladder
+    from evaluation.benchmarks.chess_ladder.runner import run_ladder
+    from evaluation.core.errors import RunError
 
     options = {"games_per_rung": value} if field == "gamesPerRung" else {"timeout_ms": value}
     with pytest.raises(RunError, match=match):

@@ -76,7 +76,8 @@ def test_threads_and_ray_play_the_games_a_serial_run_plays(tmp_path: Path) -> No
 
 
 def test_the_cost_cap_needs_the_local_executor(tmp_path: Path) -> None:
-    from evaluation.benchmarks.chess_ladder.runner import RunError, run_ladder
+    from evaluation.benchmarks.chess_ladder.runner import run_ladder
+    from evaluation.core.errors import RunError
     from policies.chess import BUILTINS
 
     class Remote:

@@ -184,7 +184,8 @@ def test_a_run_climbs_rates_and_verifies(tmp_path: Path) -> None:
 
 
 def test_a_directory_holding_something_else_is_refused(tmp_path: Path) -> None:
-    from evaluation.benchmarks.chess_ladder.runner import RunError, run_ladder
+    from evaluation.benchmarks.chess_ladder.runner import run_ladder
+    from evaluation.core.errors import RunError
 
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(RunError, match="output-dir"):

@@ -115,13 +115,12 @@ def narcade_results(root: Path) -> Path:
     games and its publication, labelled with a payload."""
     from evaluation.benchmarks.narcade.publish import publish
     from evaluation.benchmarks.narcade.runner import run_narcade
+    from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
 
-    code = run_narcade(
-        SPEC,
-        "minesweeper,snake,tetris",
-        1,
-        100,
-        root / "run",
+    request = NarcadeRunSettings(
+        models=SPEC,
+        games="minesweeper,snake,tetris",
+        episodes=1,
         mode="lockstep",
         difficulty="easy",
         max_decisions=30,
@@ -130,6 +129,7 @@ def narcade_results(root: Path) -> Path:
         quiet=True,
         hardware=PAYLOAD,
     )
+    code = run_narcade(request, root / "run")
     assert code == 0
     publish(sorted((root / "run" / "results").glob("*/*.json")), PAYLOAD, root / "pub.json")
     return root

@@ -18,6 +18,7 @@ import pytest
 import evaluation.benchmarks  # noqa: F401  (registers NARCADE)
 from evaluation.benchmarks.narcade.publish import publish
 from evaluation.benchmarks.narcade.runner import run_narcade
+from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
 from evaluation.benchmarks.narcade.site import add_pages, sources_in
 from evaluation.site.build import SiteBuild
 from tests.site.conftest import file_url
@@ -29,12 +30,10 @@ GAMES = ("minesweeper", "snake", "tetris")
 def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder like `docs/results/narcade/`: a small lockstep run and its publication."""
     root = tmp_path_factory.mktemp("narcade-results")
-    code = run_narcade(
-        "random,heuristic",
-        ",".join(GAMES),
-        2,
-        100,
-        root / "run",
+    request = NarcadeRunSettings(
+        models="random,heuristic",
+        games=",".join(GAMES),
+        episodes=2,
         mode="lockstep",
         difficulty="easy",
         max_decisions=80,
@@ -43,6 +42,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
         quiet=True,
         hardware="test-box",
     )
+    code = run_narcade(request, root / "run")
     assert code == 0
     files = sorted((root / "run" / "results").glob("*/*.json"))
     publish(files, "Test run", root / "publication.json")

@@ -11,7 +11,8 @@ import pytest
 from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku import BENCHMARK
 from evaluation.benchmarks.sudoku.episode import play_sudoku_grid
-from evaluation.benchmarks.sudoku.runner import RunError, run_sudoku
+from evaluation.benchmarks.sudoku.runner import run_sudoku
+from evaluation.core.errors import RunError
 from evaluation.core.grid import PolicyPool
 from evaluation.core.registry import register
 from evaluation.core.verify import log_files, verify_log

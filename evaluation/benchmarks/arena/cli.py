@@ -73,7 +73,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     (whatever the grades), 2 for a user error, 1 when games were aborted on our side, 130 when
     interrupted."""
     from evaluation.benchmarks.arena.report import run_document, run_text
-    from evaluation.benchmarks.arena.runner import RunError, run_arena
+    from evaluation.benchmarks.arena.runner import run_arena
+    from evaluation.core.errors import RunError
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import spec_pool
     from policies.specs import SpecError

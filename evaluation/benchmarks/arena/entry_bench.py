@@ -30,7 +30,8 @@ from evaluation.benchmarks.arena.entries import (
     result_stem,
 )
 from evaluation.benchmarks.arena.report import ArenaReport
-from evaluation.benchmarks.arena.runner import RunError, run_arena
+from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.core.errors import RunError
 from evaluation.core.grid import PolicyPool, spec_pool
 from evaluation.core.rundir import write_json_atomic
 from policies.specs import SpecOptions

@@ -33,22 +33,15 @@ from evaluation.benchmarks.arena.defaults import (
 from evaluation.benchmarks.arena.episode import Item, play_arena_game
 from evaluation.benchmarks.arena.report import ArenaReport, build_report
 from evaluation.benchmarks.arena.suite import SUITE_VERSION, Suite, build_suite
+from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor
-from evaluation.core.grid import Key, PolicyPool, PolicyUnusableError, play_grid
+from evaluation.core.grid import Key, PolicyPool, play_grid
 from evaluation.core.policy_identity import policy_identity, run_settings
 from evaluation.core.rundir import RunDir, RunDirError
 
 Progress = Callable[[str], None]
 Game = Key
 """(policy spec, "positions" | "matches", item id)."""
-
-
-class RunError(Exception):
-    """A user error that stops the run before any game starts (one clear message)."""
-
-
-class FatalPolicyError(RunError):
-    """A policy can no longer answer at all (bad API key, unknown model): the run stops."""
 
 
 @dataclass
@@ -131,19 +124,16 @@ def run_arena(
         if progress is not None:
             progress(_progress_line(key[0], _items(seed)[(key[1], key[2])], saved))
 
-    try:
-        grid = play_grid(
-            run_dir,
-            keys,
-            functools.partial(_play, seed, timeout_ms),
-            pool,
-            agrees=_agrees,
-            executor=executor,
-            on_result=report,
-            say=say,
-        )
-    except PolicyUnusableError as error:
-        raise FatalPolicyError(str(error)) from None
+    grid = play_grid(
+        run_dir,
+        keys,
+        functools.partial(_play, seed, timeout_ms),
+        pool,
+        agrees=_agrees,
+        executor=executor,
+        on_result=report,
+        say=say,
+    )
     outcome = ArenaRun(
         Path(output_dir),
         missing=grid.missing,

@@ -116,7 +116,8 @@ def add_parsers(sub: Any) -> None:
 def cmd_chess(args: argparse.Namespace) -> int:
     """Run the ladder for the given policies and print the table."""
     from evaluation.benchmarks.chess_ladder.report import markdown_table
-    from evaluation.benchmarks.chess_ladder.runner import RunError, run_ladder
+    from evaluation.benchmarks.chess_ladder.runner import run_ladder
+    from evaluation.core.errors import RunError
     from evaluation.core.executor import ExecutorError, make_executor
     from policies.engines.uci import EngineMissingError
     from policies.specs import SpecError, make_policy

@@ -54,6 +54,7 @@ from evaluation.benchmarks.chess_ladder.report import (
 )
 from evaluation.benchmarks.chess_ladder.schedule import PlayedGame, ScheduledGame, next_game
 from evaluation.core.episode import GameAbortedError, RunStoppedError
+from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor, LocalExecutor
 from evaluation.core.policy_identity import policy_identity
 from evaluation.core.policy_identity import run_settings as policy_settings
@@ -74,10 +75,6 @@ MAX_GAMES_PER_RUNG = 1_000
 """More games a rung than any run needs (10 rungs x 2 variants x 1,000 is 20,000 games)."""
 MAX_GRADE_NODES = 100_000_000
 """Stockfish nodes per graded position, at most (the default is 1,000,000)."""
-
-
-class RunError(Exception):
-    """A user error that stops the run before any game starts (one clear message)."""
 
 
 @dataclass

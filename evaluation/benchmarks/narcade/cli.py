@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaluation.core.cli_moved import add_moved_parser
 from evaluation.core.cli_options import (
@@ -22,6 +22,9 @@ from evaluation.core.cli_options import (
     policies_from,
 )
 from evaluation.core.executor import add_executor_options
+
+if TYPE_CHECKING:
+    from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
 
 NARCADE_GAMES = "minesweeper,snake,tetris"
 
@@ -119,6 +122,34 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
     add_quiet_option(parser, "per-episode lines")
 
 
+def run_request(args: argparse.Namespace) -> NarcadeRunSettings:
+    """The run `arcade-eval narcade` was asked for."""
+    from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
+
+    return NarcadeRunSettings(
+        models=tuple(policies_from(args)),
+        games=args.games,
+        episodes=args.episodes,
+        seed=args.seed,
+        mode=args.mode,
+        difficulty=args.difficulty,
+        max_seconds=args.max_seconds,
+        max_pieces=args.max_pieces,
+        max_decisions=args.max_decisions,
+        trace=args.trace,
+        timeout_ms=args.timeout_ms,
+        hardware=args.hardware_label,
+        models_file=args.models_file,
+        base_url=args.base_url,
+        cache_dir=args.cache,
+        transcripts=args.transcripts,
+        max_cost_usd=args.max_cost_usd,
+        resume=True,  # the same run resumes by itself; `--resume` says so out loud
+        isolate=not args.in_process,
+        quiet=args.quiet,
+    )
+
+
 def cmd_narcade(args: argparse.Namespace) -> int:
     """Run (or resume) the suite and print the mean score table."""
     from evaluation.benchmarks.narcade.report import mean_score_table
@@ -132,30 +163,7 @@ def cmd_narcade(args: argparse.Namespace) -> int:
     except ExecutorError as error:
         print(f"arcade-eval narcade: {error}", file=sys.stderr)
         return 2
-    code = run_narcade(
-        policies_from(args),
-        args.games,
-        args.episodes,
-        args.seed,
-        output_dir,
-        mode=args.mode,
-        difficulty=args.difficulty,
-        max_seconds=args.max_seconds,
-        max_pieces=args.max_pieces,
-        max_decisions=args.max_decisions,
-        trace=args.trace,
-        resume=True,  # the same run resumes by itself; `--resume` says so out loud
-        hardware=args.hardware_label,
-        timeout_ms=args.timeout_ms,
-        isolate=not args.in_process,
-        executor=executor,
-        models_file=args.models_file,
-        base_url=args.base_url,
-        cache_dir=args.cache,
-        transcripts=args.transcripts,
-        max_cost_usd=args.max_cost_usd,
-        quiet=args.quiet,
-    )
+    code = run_narcade(run_request(args), output_dir, executor=executor)
     if code != 2:
         with contextlib.suppress(OSError, ValueError, KeyError):
             print(mean_score_table(output_dir))

@@ -1,4 +1,5 @@
-"""The settings of a NARCADE run: validated once, recorded in every result, log and manifest."""
+"""The settings of a NARCADE run: the request (`NarcadeRunSettings`, what the command was asked)
+and, validated once from it, the `Settings` recorded in every result, log and manifest."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluation.benchmarks.narcade.protocol import DIFFICULTIES, GAMES, MODES, game_mode
+from evaluation.core.errors import RunError
 from evaluation.core.header_limits import MAX_TIME_MS
 
 DEFAULT_DIFFICULTY = "medium"
@@ -26,10 +28,7 @@ MAX_SECONDS_LIMIT = MAX_TIME_MS / 1000
 """The longest Tetris wall-clock cap: one day."""
 MAX_EPISODES = 10_000
 """The most episodes a game of one run plays (their seeds are listed in every result)."""
-
-
-class NarcadeError(ValueError):
-    """A bad run request (unknown model or game, bad caps): one clear message."""
+DEFAULT_MODELS = ("random", "heuristic")
 
 
 @dataclass(frozen=True)
@@ -111,47 +110,43 @@ def make_settings(
     transcripts: bool = False,
     max_cost_usd: float | None = None,
 ) -> Settings:
-    """Validated settings; NarcadeError names the bad value and the choices."""
+    """Validated settings; RunError names the bad value and the choices."""
     game_list = split_list(games)
     unknown = [g for g in game_list if g not in GAMES]
     if not game_list or unknown or len(set(game_list)) != len(game_list):
-        raise NarcadeError(
+        raise RunError(
             f"--games takes distinct names from {', '.join(GAMES)}, got {','.join(game_list)!r}"
         )
     if mode not in MODES:
-        raise NarcadeError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+        raise RunError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
     if difficulty not in DIFFICULTIES:
-        raise NarcadeError(
-            f"--difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}"
-        )
+        raise RunError(f"--difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
     if not 1 <= episodes <= MAX_EPISODES:
-        raise NarcadeError(f"--episodes must be from 1 to {MAX_EPISODES:,}, got {episodes}")
+        raise RunError(f"--episodes must be from 1 to {MAX_EPISODES:,}, got {episodes}")
     if seed < 0:
-        raise NarcadeError(f"--seed must be >= 0, got {seed}")
+        raise RunError(f"--seed must be >= 0, got {seed}")
     if not 1 <= max_decisions <= MAX_DECISIONS_LIMIT:
-        raise NarcadeError(
+        raise RunError(
             f"--max-decisions must be from 1 to {MAX_DECISIONS_LIMIT:,}, got {max_decisions}"
         )
     if max_pieces is not None and not 1 <= max_pieces <= MAX_PIECES_LIMIT:
-        raise NarcadeError(f"--max-pieces must be from 1 to {MAX_PIECES_LIMIT:,}, got {max_pieces}")
+        raise RunError(f"--max-pieces must be from 1 to {MAX_PIECES_LIMIT:,}, got {max_pieces}")
     if max_seconds is not None and not (
         math.isfinite(max_seconds) and 0 < max_seconds <= MAX_SECONDS_LIMIT
     ):
-        raise NarcadeError(
+        raise RunError(
             f"--max-seconds must be a finite number > 0 and at most {MAX_SECONDS_LIMIT:g}, "
             f"got {max_seconds}"
         )
     if not (math.isfinite(timeout_ms) and 0 < timeout_ms <= MAX_TIME_MS):
-        raise NarcadeError(
+        raise RunError(
             f"--timeout-ms must be a finite number > 0 and at most {MAX_TIME_MS:,.0f}, "
             f"got {timeout_ms}"
         )
     if max_cost_usd is not None and not (math.isfinite(max_cost_usd) and max_cost_usd > 0):
-        raise NarcadeError(
-            f"--max-cost-usd must be a positive number of dollars, got {max_cost_usd}"
-        )
+        raise RunError(f"--max-cost-usd must be a positive number of dollars, got {max_cost_usd}")
     if not 1 <= failure_streak <= MAX_DECISIONS_LIMIT:
-        raise NarcadeError(
+        raise RunError(
             f"failure_streak must be from 1 to {MAX_DECISIONS_LIMIT:,}, got {failure_streak}"
         )
     return Settings(
@@ -173,3 +168,61 @@ def make_settings(
         transcripts=transcripts,
         max_cost_usd=max_cost_usd,
     )
+
+
+@dataclass(frozen=True)
+class NarcadeRunSettings:
+    """What a NARCADE run is asked to do (`arcade-eval narcade` builds it from its flags):
+    the policies, what shapes the games (`resolve` validates them into `Settings`), and how the
+    run goes (`resume`, `isolate`: one process per model, `quiet`: no per-episode lines)."""
+
+    models: str | tuple[str, ...] = DEFAULT_MODELS
+    games: str | tuple[str, ...] = GAMES
+    episodes: int = 3
+    seed: int = 100
+    mode: str = "realtime"
+    difficulty: str = DEFAULT_DIFFICULTY
+    max_seconds: float | None = None
+    max_pieces: int | None = None
+    max_decisions: int = DEFAULT_MAX_DECISIONS
+    trace: bool = False
+    timeout_ms: float = DEFAULT_TIMEOUT_MS
+    failure_streak: int = FAILURE_STREAK
+    hardware: str | None = None
+    """The hardware label results record (None: `results.hardware_label()`)."""
+    models_file: str | None = None
+    base_url: str | None = None
+    cache_dir: str | None = None
+    transcripts: bool = False
+    max_cost_usd: float | None = None
+    resume: bool = False
+    isolate: bool = True
+    quiet: bool = False
+
+    def resolve(self, default_hardware: str = "") -> tuple[list[str], Settings]:
+        """The policy specs and the validated `Settings`; RunError names a bad value."""
+        from policies.specs import split_specs
+
+        models = split_specs(self.models)
+        if not models:
+            raise RunError("--policy needs at least one policy, e.g. random,heuristic")
+        settings = make_settings(
+            self.games,
+            self.episodes,
+            self.seed,
+            self.mode,
+            self.difficulty,
+            self.max_seconds,
+            self.max_pieces,
+            self.max_decisions,
+            self.trace,
+            timeout_ms=self.timeout_ms,
+            failure_streak=self.failure_streak,
+            hardware=self.hardware or default_hardware,
+            models_file=self.models_file,
+            base_url=self.base_url,
+            cache_dir=self.cache_dir,
+            transcripts=self.transcripts,
+            max_cost_usd=self.max_cost_usd,
+        )
+        return models, settings

@@ -177,7 +177,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run (or resume) the benchmark and print its table. Exit status 0 after a complete run, 2
     for a user error, 1 when grids were aborted on our side, 130 when interrupted."""
     from evaluation.benchmarks.sudoku.report import run_document, run_text
-    from evaluation.benchmarks.sudoku.runner import RunError, run_sudoku
+    from evaluation.benchmarks.sudoku.runner import run_sudoku
+    from evaluation.core.errors import RunError
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import spec_pool
     from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports

@@ -26,6 +26,7 @@ from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.benchmarks.sudoku.episode import play_sudoku_grid
 from evaluation.benchmarks.sudoku.report import policy_report
+from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor
 from evaluation.core.grid import Key, PolicyPool, play_grid
 from evaluation.core.header_limits import MAX_TIME_MS
@@ -34,10 +35,6 @@ from evaluation.core.rundir import RunDir, RunDirError
 
 Game = Key
 """(policy spec, grid id)."""
-
-
-class RunError(Exception):
-    """A user error that stops the run before any grid is played (one clear message)."""
 
 
 @dataclass

@@ -42,7 +42,7 @@ def make_tetris_brain(spec: str, options: SpecOptions | None = None) -> Any:
     `linear:PATH.json`, `llm:SLUG`, `py:MODULE:FACTORY`, ...). Local kernels are compiled (or
     loaded) here, not inside the first timed decision; an LLM brain makes its pre-flight call
     here."""
-    from evaluation.benchmarks.tetris_bench.runner import RunError
+    from evaluation.core.errors import RunError
     from policies.specs import SpecError, make_policy
 
     try:
@@ -135,12 +135,8 @@ def _add_probe_arguments(probe: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> RunConfig:
-    from evaluation.benchmarks.tetris_bench.runner import (
-        RunConfig,
-        RunError,
-        parse_modes,
-        parse_seeds,
-    )
+    from evaluation.benchmarks.tetris_bench.runner import RunConfig, parse_modes, parse_seeds
+    from evaluation.core.errors import RunError
 
     brains = policies_from(args)
     if not brains:
@@ -176,7 +172,8 @@ def cmd_tetris(args: argparse.Namespace) -> int:
         to_markdown,
         to_text,
     )
-    from evaluation.benchmarks.tetris_bench.runner import RunError, run_tetris_bench
+    from evaluation.benchmarks.tetris_bench.runner import run_tetris_bench
+    from evaluation.core.errors import RunError
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import PolicyPool
     from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
@@ -235,7 +232,7 @@ def cmd_tetris(args: argparse.Namespace) -> int:
 def cmd_probe(args: argparse.Namespace) -> int:
     """Run the probe for one brain; exit 1 when it fails."""
     from evaluation.benchmarks.tetris_bench.probe import format_report, run_probe
-    from evaluation.benchmarks.tetris_bench.runner import RunError
+    from evaluation.core.errors import RunError
 
     try:
         specs = policies_from(args)

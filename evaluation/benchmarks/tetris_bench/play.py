@@ -16,7 +16,8 @@ def tetris(args: argparse.Namespace) -> Setup:
     from arcade_gym.tetris.rules import PIECE_CAP
     from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
     from evaluation.benchmarks.tetris_bench.play_keys import TetrisKeys
-    from evaluation.benchmarks.tetris_bench.runner import RunError, parse_modes, public_seeds
+    from evaluation.benchmarks.tetris_bench.runner import parse_modes, public_seeds
+    from evaluation.core.errors import RunError
 
     seed = args.seed if args.seed is not None else public_seeds()[1][0]
     try:

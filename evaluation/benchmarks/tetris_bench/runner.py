@@ -26,8 +26,9 @@ from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
 from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
 from evaluation.benchmarks.tetris_bench.leaderboard import Leaderboard, build_leaderboard
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError, camel_case
+from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor, LocalExecutor
-from evaluation.core.grid import Key, PolicyPool, PolicyUnusableError, play_grid
+from evaluation.core.grid import Key, PolicyPool, play_grid
 from evaluation.core.policy_identity import run_settings
 from evaluation.core.rundir import RunDir, RunDirError
 from evaluation.core.verify import VerifyReport, verify_log
@@ -36,10 +37,6 @@ SEEDS_FILE = "tetris/public-seeds.json"
 QUICK_SEEDS = 3
 MODES = ("IQ", "Blitz")
 IQ_BUDGET_MS = 20_000.0
-
-
-class RunError(Exception):
-    """A user error that stops the run before any game starts (one clear message)."""
 
 
 def public_seeds() -> tuple[str, list[str]]:
@@ -175,10 +172,6 @@ ProgressFn = Callable[[str, str, str, GameResult | None], None]
 Game = Key
 
 
-class FatalBrainError(RunError):
-    """A brain can no longer answer at all (bad API key, unknown model): the batch stops."""
-
-
 def _play(
     budget_ms: float, piece_cap: int, tick_cap: int, policy: Any, key: Key, log: Path
 ) -> dict[str, Any]:
@@ -208,9 +201,10 @@ def run_tetris_bench(
     its own log and result, so the outcome is the same as a serial run. A KeyboardInterrupt
     stops the run (running games finish first): the manifest says what is missing and the
     outcome is marked interrupted. A brain whose `fatal_error` is set after a game stops the
-    batch with FatalBrainError; a game aborted by a failure on our side
-    (`policies.base.ServiceFailureError`) is set aside and listed in `aborted`; both are played
-    again by a resumed run. The leaderboard is built only when no game is missing.
+    batch with `evaluation.core.errors.PolicyUnusableError` (a `RunError`); a game aborted by a
+    failure on our side (`policies.base.ServiceFailureError`) is set aside and listed in
+    `aborted`; both are played again by a resumed run. The leaderboard is built only when no
+    game is missing.
     """
     if concurrency < 1:
         raise RunError("--concurrency must be >= 1")
@@ -228,20 +222,17 @@ def run_tetris_bench(
             brain, mode, seed = key
             progress(brain, mode, seed, GameResult.from_dict(dict(saved)))
 
-    try:
-        grid = play_grid(
-            run_dir,
-            config.games(),
-            functools.partial(_play, config.budget_ms, config.piece_cap, config.tick_cap),
-            pool,
-            agrees=_agrees,
-            executor=executor or LocalExecutor(concurrency),
-            on_result=report,
-            verify=_verified,
-            say=say,
-        )
-    except PolicyUnusableError as error:
-        raise FatalBrainError(str(error).replace("policy ", "brain ", 1)) from None
+    grid = play_grid(
+        run_dir,
+        config.games(),
+        functools.partial(_play, config.budget_ms, config.piece_cap, config.tick_cap),
+        pool,
+        agrees=_agrees,
+        executor=executor or LocalExecutor(concurrency),
+        on_result=report,
+        verify=_verified,
+        say=say,
+    )
     games = config.games()
     results = [GameResult.from_dict(grid.finished[g]) for g in games if g in grid.finished]
     outcome = RunOutcome(

@@ -10,17 +10,19 @@ import pytest
 
 from evaluation.benchmarks.narcade.results import read_json
 from evaluation.benchmarks.narcade.runner import run_narcade
+from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
 
 GAMES = ("minesweeper", "snake", "tetris")
 SMALL = {"max_decisions": 120, "max_pieces": 40}
 
 
 def run(out: Path, models: str = "random,heuristic", **kw: Any) -> int:
-    """A small lockstep run of `models` into `out` (2 episodes from seed 100 unless told)."""
-    options: dict[str, Any] = {"mode": "lockstep", "quiet": True, **SMALL, **kw}
-    games = options.pop("games", ",".join(GAMES))
-    episodes = options.pop("episodes", 2)
-    return run_narcade(models, games, episodes, 100, out, **options)
+    """A small lockstep run of `models` into `out` (2 episodes from seed 100 unless told);
+    `executor` and `log` go to `run_narcade`, the rest into the request."""
+    options: dict[str, Any] = {"mode": "lockstep", "quiet": True, "episodes": 2, **SMALL, **kw}
+    passed = {name: options.pop(name) for name in ("executor", "log") if name in options}
+    request = NarcadeRunSettings(models=models, **options)
+    return run_narcade(request, out, **passed)
 
 
 def result(out: Path, model: str, game: str) -> dict[str, Any]:

@@ -82,3 +82,23 @@ class Outage(Slow):
 
 def outage(game: str, seed: int) -> Any:
     return Outage(game, seed)
+
+
+class Refused(_Fake):
+    """A model whose key is refused: it latches `fatal_error` like a chat policy does."""
+
+    def __init__(self) -> None:
+        super().__init__("refused")
+        self.fatal_error: Exception | None = None
+
+    def act(self, question: Any, ctx: DecisionContext) -> Any:
+        self.fatal_error = PermissionError("401 Unauthorized")
+        raise self.fatal_error
+
+
+def refused(game: str, seed: int) -> Any:
+    return Refused()
+
+
+def unbuildable(game: str, seed: int) -> Any:
+    raise RuntimeError("the weights file is missing")

@@ -75,3 +75,26 @@ def test_the_command_runs_verifies_resumes_the_same_run_and_refuses_another(
     (busy / "notes.txt").write_text("mine")
     assert main([*argv, "--output-dir", str(busy)]) == 2
     assert "holds no narcade run" in capsys.readouterr().err
+
+
+def test_the_command_builds_one_run_request_from_its_flags() -> None:
+    from evaluation.benchmarks.narcade.cli import run_request
+    from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
+
+    argv = ["narcade", "--policy", "heuristic", "--games", "snake", "--episodes", "4"]
+    argv += ["--mode", "lockstep", "--max-cost-usd", "2", "--in-process", "--resume", "--quiet"]
+    args = _parser().parse_args(argv)
+    request = run_request(args)
+    assert request == NarcadeRunSettings(
+        models=("heuristic",),
+        games="snake",
+        episodes=4,
+        mode="lockstep",
+        max_cost_usd=2.0,
+        resume=True,
+        isolate=False,
+        quiet=True,
+    )
+    models, settings = request.resolve("box")
+    assert models == ["heuristic"] and settings.games == ("snake",) and settings.hardware == "box"
+    assert settings.seeds == [100, 101, 102, 103]

@@ -17,9 +17,9 @@ GAMES = ("minesweeper", "snake", "tetris")
 def test_games_in_flight_write_what_one_at_a_time_writes(tmp_path: Path, monkeypatch: Any) -> None:
     in_flight = peak = 0
     lock = threading.Lock()
-    play = runner.run_model
+    play = runner.play_narcade
 
-    def counting(*args: Any, **kwargs: Any) -> int:
+    def counting(*args: Any, **kwargs: Any) -> Any:
         nonlocal in_flight, peak
         with lock:
             in_flight += 1
@@ -30,11 +30,11 @@ def test_games_in_flight_write_what_one_at_a_time_writes(tmp_path: Path, monkeyp
             with lock:
                 in_flight -= 1
 
-    monkeypatch.setattr(runner, "run_model", counting)
+    monkeypatch.setattr(runner, "play_narcade", counting)
     serial, parallel = tmp_path / "serial", tmp_path / "parallel"
     assert run(serial, models="heuristic", isolate=False) == 0
     assert run(parallel, models="heuristic", isolate=False, executor=LocalExecutor(3)) == 0
-    assert peak >= 2  # the three games of one model were played at once
+    assert peak >= 2  # episodes of one model were played at once
     logs = sorted(p.relative_to(serial) for p in serial.rglob("*.jsonl"))
     assert len(logs) == 6
     for log in logs:

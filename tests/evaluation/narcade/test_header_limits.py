@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from evaluation.benchmarks.narcade.results import read_json
-from evaluation.benchmarks.narcade.settings import NarcadeError, make_settings
+from evaluation.benchmarks.narcade.settings import make_settings
+from evaluation.core.errors import RunError
 from evaluation.core.verify import verify_log
 from tests.evaluation.narcade.conftest import result
 
@@ -79,7 +80,7 @@ def test_run_options_outside_the_limits_are_refused(option: str, value: Any) -> 
     }
     options[option] = value
     flag = "--" + option.replace("_", "-")
-    with pytest.raises(NarcadeError, match=flag):
+    with pytest.raises(RunError, match=flag):
         make_settings(**options)
 
 

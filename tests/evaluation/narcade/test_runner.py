@@ -12,8 +12,8 @@ import pytest
 import evaluation.core.episode as core_episode
 from arcade_gym.core.clock import SimulatedClock
 from evaluation.benchmarks.narcade.episode import EpisodeConfig, play_narcade
+from evaluation.benchmarks.narcade.pool import make_policy
 from evaluation.benchmarks.narcade.results import read_json
-from evaluation.benchmarks.narcade.runner import make_policy
 from evaluation.benchmarks.narcade.settings import FAILURE_STREAK, make_settings
 from evaluation.core.eventlog import read_log
 from evaluation.core.verify import verify_log
@@ -334,3 +334,27 @@ def test_an_output_directory_that_cannot_be_made_is_one_message(tmp_path: Path, 
     messages: list[str] = []
     assert run(out, models="random", games="snake", log=messages.append) == 2
     assert len(messages) == 1 and "--output-dir" in messages[0]
+
+
+def test_a_model_that_cannot_answer_fails_alone_in_its_own_process(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    spec = f"py:{HERE}:refused"
+    assert run(out, models=f"random,{spec}", games="snake", max_decisions=20) == 1
+    manifest = read_json(out / "manifest.json")
+    assert manifest["status"] == "failed"
+    assert manifest["models"]["random"]["status"] == "complete"  # the run went on
+    bad = manifest["models"][spec]
+    assert bad["status"] == "failed" and bad["exitCode"] == 1
+    assert "the model cannot answer: 401 Unauthorized" in bad["error"]
+    folder = bad["files"]["snake"].split("/")[1]
+    assert result(out, folder, "snake")["episodes"] == []  # its game was set aside, not counted
+    assert list((out / "logs" / folder / "snake").glob("100.jsonl.aborted-*"))
+    assert manifest["missing"] == [[spec, "snake", "100"], [spec, "snake", "101"]]
+
+
+def test_a_model_that_cannot_be_built_is_one_message(tmp_path: Path) -> None:
+    messages: list[str] = []
+    spec = f"py:{HERE}:unbuildable"
+    assert run(tmp_path / "x", models=spec, games="snake", log=messages.append) == 2
+    assert len(messages) == 1 and "the weights file is missing" in messages[0]
+    assert not (tmp_path / "x").exists()

@@ -9,7 +9,8 @@ import pytest
 
 from evaluation import cli
 from evaluation.benchmarks.tetris_bench import runner as bench
-from evaluation.benchmarks.tetris_bench.runner import RunConfig, RunError, parse_modes, parse_seeds
+from evaluation.benchmarks.tetris_bench.runner import RunConfig, parse_modes, parse_seeds
+from evaluation.core.errors import PolicyUnusableError, RunError
 from evaluation.core.verify import verify_paths
 from policies.tetris import make_brain
 
@@ -160,7 +161,7 @@ class _BrokenKeyBrain:
 
 def test_a_brain_that_cannot_answer_stops_the_batch(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    with pytest.raises(bench.FatalBrainError, match="401"):
+    with pytest.raises(PolicyUnusableError, match="401"):
         bench.run_tetris_bench(_config(brains=("broken",)), run, lambda slug: _BrokenKeyBrain())
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["status"] == "stopped" and len(manifest["missing"]) == 4

@@ -17,8 +17,9 @@ from evaluation.benchmarks.tetris_bench import episode as episode_module
 from evaluation.benchmarks.tetris_bench import runner as bench
 from evaluation.benchmarks.tetris_bench.episode import brain_identity, play_tetris, rules_for
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
-from evaluation.benchmarks.tetris_bench.runner import RunConfig, RunError, parse_seeds
+from evaluation.benchmarks.tetris_bench.runner import RunConfig, parse_seeds
 from evaluation.core.episode import Call
+from evaluation.core.errors import RunError
 from evaluation.core.eventlog import dumps, read_log
 from evaluation.core.policy_call import CallOutcome
 from evaluation.core.verify import verify_log, verify_paths
