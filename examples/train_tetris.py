@@ -19,8 +19,8 @@ Both learners rank the candidate placements by a function of the board each one 
 Each prints progress and saves a model, then plays it for a few seeds. Score it on the 30 public
 seeds through the official harness:
 
-    arcade-eval tetris --policy linear:models/tetris-cem.json --official --output-dir runs/cem
-    arcade-eval tetris --policy sb3:models/tetris-ppo.zip --official --output-dir runs/ppo
+    arcade-eval tetris-bench --policy linear:models/tetris-cem.json --official --output-dir runs/cem
+    arcade-eval tetris-bench --policy sb3:models/tetris-ppo.zip --official --output-dir runs/ppo
 
 Budgets: `--minutes` (wall time) and/or `--timesteps` (PPO env steps; CEM games = timesteps /
 500). Needs the `rl` extra.

@@ -8,7 +8,7 @@ Prints progress, saves the model, then plays every rung (random, greedy, tactici
 the single env. Score it in the arena (its 3x3 positions and matches; a 3x3 model answers no
 larger board):
 
-    arcade-eval arena --policy sb3:models/tictactoe-ppo.zip --output-dir runs/arena-ppo
+    arcade-eval ttt-arena --policy sb3:models/tictactoe-ppo.zip --output-dir runs/arena-ppo
 
 Budgets: `--minutes` (wall time) and `--timesteps`. Needs the `rl` extra.
 """

@@ -6,7 +6,7 @@ letters, digits, `.` and `-`):
     <id>/engine.bf          the Brainfuck program (required)
     <id>/entry.json         name, model, provider, harness, date, submittedBy, description
     <id>/source/            optional: whatever produced engine.bf
-    <id>/results/           written by `arcade-eval arena bench`: `<id>-seed<N>-<UTC time>.json`
+    <id>/results/           written by `arcade-eval ttt-arena bench`: `<id>-seed<N>-<UTC time>.json`
                             and, beside it, the folder of the same name with the event logs of
                             every game it played (`positions/<id>.jsonl`, `matches/<id>.jsonl`)
 

@@ -1,6 +1,6 @@
 """Saved arena results as evidence: a result is shown only once its logs prove it.
 
-`arcade-eval arena bench` saves a result (`entry_bench.result_document`) and the event log of
+`arcade-eval ttt-arena bench` saves a result (`entry_bench.result_document`) and the event log of
 every game it played. Anyone can put a file in an entry's `results/`, so `verified_results`
 accepts a saved result only when
 
@@ -194,7 +194,7 @@ def _verified(entry: Entry, path: Path, data: Mapping[str, Any]) -> dict[str, An
     if hashlib.sha256(engine).hexdigest() != data["engineSha256"]:
         raise NotEvidenceError(
             f"stale: {entry.id}/engine.bf has changed since this result was benched (its "
-            f"SHA-256 differs); re-bench it with `arcade-eval arena bench --entry {entry.id}`"
+            f"SHA-256 differs); re-bench it with `arcade-eval ttt-arena bench --entry {entry.id}`"
         )
     logs = _log_files(entry, path.with_suffix(""), data["seed"])
     digest = hashlib.sha256(engine)

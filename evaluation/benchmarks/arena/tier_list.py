@@ -1,5 +1,5 @@
-"""The arena's tier list: every entry's official result, ranked by score (`arcade-eval arena
-table`, the site's arena index).
+"""The arena's tier list: every entry's official result, ranked by score (`arcade-eval
+ttt-arena table`, the site's arena index).
 
 Only a verified result is ranked (`evidence.verified_results`: its logs replay and give its
 numbers); an entry whose results are all unverified is listed unranked, and every unverified

@@ -17,7 +17,7 @@ The protocol, as the loop's data and this episode's `apply`:
 
 Each decision records the question's state hash, the verdict, the effect on the game and the score
 after; with `trace` also the whole question (state and the actions offered, in their order), which
-`export-replays` turns into frames. A replay derives all of it again and must match.
+`narcade export-replays` turns into frames. A replay derives all of it again and must match.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""NARCADE logs back into episodes, for `arcade-eval verify`, resume and `export-replays`.
+"""NARCADE logs back into episodes, for `arcade-eval verify`, resume and `narcade
+export-replays`.
 
 The header's `settings` rebuild the `NarcadeEpisode` at its start (`episode.py`); the recorded
 calls then go through the one loop (`evaluation/core/episode.py`). A log of another rules version,

@@ -110,7 +110,7 @@ def load_run(path: Path) -> TetrisRun:
             )
         raise SiteError(
             f"{path} has no leaderboard.json: the run is unfinished (resume it with the same "
-            "arcade-eval tetris command) or is not a Tetris Bench run"
+            "arcade-eval tetris-bench command) or is not a Tetris Bench run"
         )
     try:
         board_json = json.loads(board_path.read_text(encoding="utf-8"))
