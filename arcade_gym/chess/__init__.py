@@ -19,6 +19,7 @@ GAME = GameDescriptor(
     policies="policies.chess",
     bench="arcade_gym.chess.bench:bench_chess",
     aec="arcade_gym.multiagent.chess_v0",
+    viewer="arcade_gym.chess:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

@@ -37,6 +37,8 @@ class GameDescriptor:
     layer, never imported here); `aec` names its PettingZoo module when it has one. `bench`
     (`module:function(seconds) -> arcade_gym.core.throughput.Figures`) adds the figures
     `arcade-eval bench` cannot measure generically (every env's steps are measured for it).
+    `viewer` (`package:file`, e.g. `arcade_gym.tetris:viewer.js`) is the script the results site
+    copies to draw the frames of its `render.frame` (`docs/frames.md`); None: no replay viewer.
     """
 
     name: str
@@ -46,6 +48,7 @@ class GameDescriptor:
     policies: str
     aec: str | None = None
     bench: str | None = None
+    viewer: str | None = None
 
     @property
     def games(self) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ GAME = GameDescriptor(
     warmup="arcade_gym.minesweeper.engine:warmup",
     policies="policies.minesweeper",
     bench="arcade_gym.minesweeper.bench:bench_minesweeper",
+    viewer="arcade_gym.minesweeper:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

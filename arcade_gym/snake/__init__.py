@@ -16,6 +16,7 @@ GAME = GameDescriptor(
     warmup="arcade_gym.snake.env:compile_kernels",
     policies="policies.snake",
     bench="arcade_gym.snake.bench:bench_snake",
+    viewer="arcade_gym.snake:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

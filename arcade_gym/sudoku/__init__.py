@@ -17,6 +17,7 @@ GAME = GameDescriptor(
     warmup="arcade_gym.sudoku.warmup:compile_kernels",
     policies="policies.sudoku",
     bench="arcade_gym.sudoku.bench:bench_sudoku",
+    viewer="arcade_gym.sudoku:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

@@ -24,6 +24,7 @@ GAME = GameDescriptor(
     warmup="arcade_gym.tetris.warmup:compile_kernels",
     policies="policies.tetris",
     bench="arcade_gym.tetris.bench:bench_tetris",
+    viewer="arcade_gym.tetris:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

@@ -21,7 +21,8 @@ SPAWN_X = 3
 SPAWN_Y = -1
 
 PIECE_LETTERS = "IJLOSTZ"
-"""Piece type index -> letter. A board cell stores `type + 1` (0 is empty)."""
+"""Piece type index -> letter: the one piece order. A board cell stores `type + 1` (0 is empty), in
+the engine, in replay frames (`render.py:frame`) and in the site's viewer (`viewer.js`)."""
 
 I, J, L, O, S, T, Z = range(7)  # noqa: E741  (the pieces are called that)
 EMPTY_HOLD = -1

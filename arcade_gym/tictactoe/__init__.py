@@ -23,6 +23,7 @@ GAME = GameDescriptor(
     policies="policies.tictactoe",
     bench="arcade_gym.tictactoe.bench:bench_tictactoe",
     aec="arcade_gym.multiagent.tictactoe_v0",
+    viewer="arcade_gym.tictactoe:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

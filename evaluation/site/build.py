@@ -21,9 +21,11 @@ from typing import Any
 from evaluation.core.replay_export import UnverifiedLogError, export_replay
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import Markup, esc, link
+from evaluation.site.viewers import ViewerError, viewer_files, viewer_script
 
 ASSETS = Path(__file__).parent / "assets"
-"""The files copied to `assets/` of every site (style sheet, replay player, viewers)."""
+"""The files copied to `assets/` of every site (style sheet, replay player, the kit viewers share);
+the games' viewers come from their descriptors (`evaluation/site/viewers.py`)."""
 MARKER = ".arcade-site"
 """The file that marks a directory as a site this builder wrote (so a rebuild may replace it)."""
 SITE_NAME = "arcade-gym results"
@@ -126,6 +128,7 @@ class SiteBuild:
         self.sections: dict[str, Section] = {}
         self._pages: dict[str, _Page] = {}
         self._json: dict[str, Any] = {}
+        self._assets: dict[str, bytes] = {}
         self.check_output()
 
     # -- the API benchmarks use -------------------------------------------------------------
@@ -151,7 +154,7 @@ class SiteBuild:
         scripts: Sequence[str] = (),
         data: Any = None,
     ) -> str:
-        """Add the page `path` (e.g. `tetris/brains/heuristic.html`) in the shared layout.
+        """Add the page `path` (e.g. `<section>/runs/<run>.html`) in the shared layout.
         `body_html` is HTML only when it is `Markup` (a plain `str` is escaped, shown as text);
         `title` is text; `data` is inlined as `#page-data`; each of `scripts` is a
         file under `assets/` (e.g. `"replay.js"`). `section` defaults to the path's first folder
@@ -173,6 +176,19 @@ class SiteBuild:
         self._json[path] = plain_json(data)
         return path
 
+    def asset(self, path: str, content: bytes) -> str:
+        """Add a benchmark's own script or style sheet as `assets/<path>` (for its pages'
+        `scripts`); the same file added twice with the same bytes is one file. Returns the path
+        under `assets/`."""
+        path = site_path(path)
+        if not path.endswith((".js", ".css")):
+            raise ValueError(f"asset {path}: expected a .js or .css file")
+        if (ASSETS / path).exists() or path.startswith("viewers/"):
+            raise ValueError(f"asset {path} is one of the site's own")
+        if self._assets.setdefault(path, content) != content:
+            raise ValueError(f"asset {path} is added twice with different content")
+        return path
+
     def replay(
         self,
         path: str,
@@ -184,9 +200,10 @@ class SiteBuild:
         intro_html: Markup | str = "",
         data: Any = None,
     ) -> str:
-        """Add a replay page for the game `log_path` records, drawn by `assets/viewers/<viewer>.js`
-        through the player `assets/replay.js` (with `assets/viewer-kit.js`, the helpers viewers
-        share, loaded before it); `data` (what the viewer reads beside the frames,
+        """Add a replay page for the game `log_path` records, drawn by the viewer of the game
+        named `viewer` (its descriptor's, `evaluation/site/viewers.py`; the frame contract is
+        `docs/frames.md`) through the player `assets/replay.js` (with `assets/viewer-kit.js`, the
+        helpers viewers share, loaded before it); `data` (what the viewer reads beside the frames,
         e.g. a run's grades) is inlined as `#page-data`; `intro_html` follows `page`'s rule
         for bodies (only `Markup` is HTML). The log must verify: one that does not is
         refused with a `SiteError` naming it. Returns the page path (for links)."""
@@ -218,7 +235,7 @@ class SiteBuild:
             "</section>"
             f'<script type="application/json" id="replay-data">{inline_json(replay)}</script>'
         )
-        scripts = ("replay.js", "viewer-kit.js", f"viewers/{viewer}.js")
+        scripts = ("replay.js", "viewer-kit.js", viewer_script(viewer))
         return self.page(path, title, body, section=section, scripts=scripts, data=data)
 
     def href(self, from_page: str, target: str) -> str:
@@ -252,6 +269,12 @@ class SiteBuild:
             relative_path = asset.relative_to(ASSETS).as_posix()
             if asset.suffix in (".css", ".js", ".svg", ".json"):
                 files[f"assets/{relative_path}"] = asset.read_bytes()
+        try:
+            viewers = viewer_files()
+        except ViewerError as error:
+            raise SiteError(f"{error}: fix the game's descriptor (viewer=...)") from None
+        for path, content in sorted({**viewers, **self._assets}.items()):
+            files[f"assets/{path}"] = content
         for path, page in self._pages.items():
             for script in page.scripts:
                 if f"assets/{script}" not in files:

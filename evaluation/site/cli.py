@@ -24,7 +24,7 @@ def default_inputs() -> list[Path]:
     if not RESULTS.is_dir():
         raise SiteError(
             f"no shipped results at {RESULTS} (an installed package has none): pass run "
-            "directories, e.g. arcade-eval site --output dist runs/tetris"
+            "directories, e.g. arcade-eval site --output dist runs/my-run"
         )
     inputs = sub_folders(RESULTS)
     if ENTRIES.is_dir():

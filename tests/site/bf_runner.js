@@ -17,9 +17,9 @@
 const path = require("path");
 const fs = require("fs");
 
-const assets = path.join(__dirname, "..", "..", "evaluation", "site", "assets");
-const bf = require(path.join(assets, "brainfuck.js"));
-const rules = require(path.join(assets, "tictactoe-rules.js"));
+const root = path.join(__dirname, "..", "..", "evaluation");
+const bf = require(path.join(root, "site", "assets", "brainfuck.js"));
+const rules = require(path.join(root, "benchmarks", "arena", "assets", "tictactoe-rules.js"));
 
 function runGame(size, cells) {
   const game = new rules.Game(size);

@@ -1,7 +1,7 @@
-"""Playing an arena entry in the browser (`evaluation/site/assets/arena-play.js`): a page built by
-`SiteBuild` mounts the player from its inline data; selenium clicks squares in headless Chromium
-and every move the entry makes must be legal, and its position text, output and instruction count
-must equal what the Python harness gives the same engine on the same position."""
+"""Playing an arena entry in the browser (`evaluation/benchmarks/arena/assets/arena-play.js`): a
+page built by `SiteBuild` mounts the player from its inline data; selenium clicks squares in
+headless Chromium and every move the entry makes must be legal, and its position text, output and
+instruction count must equal what the Python harness gives the same engine on the same position."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 
 from arcade_gym.tictactoe.contract import EngineReply, check_answer
 from arcade_gym.tictactoe.game import TicTacToeGame
+from evaluation.benchmarks.arena.site import add_play_scripts
 from evaluation.site.build import SiteBuild
 from evaluation.site.html import Markup
 from policies.engines.brainfuck.interpreter import run
@@ -24,7 +25,6 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRIES = REPO / "seeds" / "arena" / "entries"
-SCRIPTS = ("viewer-kit.js", "brainfuck.js", "tictactoe-rules.js", "arena-play.js")
 
 
 def engine_source(path: Path) -> str:
@@ -45,6 +45,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     build = SiteBuild(out, version="test")
     build.section("play", "Play", Markup("<p>Play an engine.</p>"))
+    scripts = add_play_scripts(build)
     for name, path in ENGINES.items():
         if not path.is_file():
             continue
@@ -52,7 +53,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
             f"play/{name}.html",
             f"Play {name}",
             Markup('<div id="play" data-arcade-play></div>'),
-            scripts=SCRIPTS,
+            scripts=scripts,
             data={"play": {"source": engine_source(path), "name": name, "sizes": [3, 5, 10]}},
         )
     build.finish()

@@ -1,9 +1,9 @@
 """The site's JavaScript Brainfuck interpreter and tic-tac-toe referee
-(`evaluation/site/assets/brainfuck.js`, `tictactoe-rules.js`) held to the Python ones: identical
-output bytes, instruction counts and errors on a corpus (`bf_corpus/`), on every stopping point
-of the limits, on the shipped arena entries answering arena questions, and on random programs;
-identical position text, game outcomes and reply judgements. The JS side runs in node
-(`bf_runner.js`)."""
+(`evaluation/site/assets/brainfuck.js`, `evaluation/benchmarks/arena/assets/tictactoe-rules.js`)
+held to the Python ones: identical output bytes, instruction counts and errors on a corpus
+(`bf_corpus/`), on every stopping point of the limits, on the shipped arena entries answering arena
+questions, and on random programs; identical position text, game outcomes and reply judgements. The
+JS side runs in node (`bf_runner.js`)."""
 
 from __future__ import annotations
 

@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 
 from arcade_gym.sudoku.grader import grade
+from arcade_gym.sudoku.render import cell_marks
 from arcade_gym.sudoku.rules import parse_puzzle
 from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku import BENCHMARK
 from evaluation.benchmarks.sudoku.cli import add_parsers
 from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID
 from evaluation.benchmarks.sudoku.site import add_pages, calibration_points
-from evaluation.benchmarks.sudoku.site_frames import cell_marks, cell_tiers
+from evaluation.benchmarks.sudoku.site_frames import cell_tiers
 from evaluation.core.registry import register
 from evaluation.core.replay_export import export_replay
 from evaluation.core.rundir import safe_name

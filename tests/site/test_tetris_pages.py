@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
+from arcade_gym.tetris.rules import PIECE_LETTERS as KINDS
 from evaluation.core.eventlog import read_log
 from evaluation.core.replay_export import export_replay
 from evaluation.site.cli import build_site
 from tests.site.conftest import console_errors, file_url
-
-KINDS = "IOTSZJL"
 
 
 def _cells(row: Any) -> list[str]:

@@ -1,17 +1,20 @@
 """The arena pages of the results site (`arcade-eval site`, `evaluation/site/build.py`).
 
 From the arena entries folder (`entries.py`): the tier list (`arena/index.html`, also
-`arena/tier-list.json`) and a page per entry (`arena/entries/<id>.html`): its metadata, grade
-and every number of its official result, the replays of its 24 matches (from the match logs the
-result keeps, verified when the site is built), its source code and a box where a visitor plays
-it (`assets/arena-play.js`). From arena run directories (`arcade-eval arena --policy ...`): a
-page per run with each engine's report and match replays.
+`arena/tier-list.json`) and a page per entry (`arena/entries/<id>.html`): its metadata, grade and
+every number of its official result, the replays of its 24 matches (from the match logs the result
+keeps, verified when the site is built), its source code and a box where a visitor plays it
+(`assets/arena-play.js` with `assets/tictactoe-rules.js`, the arena's own scripts in
+`evaluation/benchmarks/arena/assets/`, added to the site by `SiteBuild.asset`). From arena run
+directories (`arcade-eval arena --policy ...`): a page per run with each engine's report and match
+replays.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +37,15 @@ from evaluation.benchmarks.arena.tier_list import (
     unverified_lines,
 )
 from evaluation.core.rundir import safe_name
-from evaluation.site.build import SiteError
+from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import run_dirs
 from evaluation.site.plots import strip_plot
 
 SECTION = "arena"
 PLAY_SCRIPTS = ("viewer-kit.js", "brainfuck.js", "tictactoe-rules.js", "arena-play.js")
+OWN_SCRIPTS = ("tictactoe-rules.js", "arena-play.js")
+"""The scripts of `PLAY_SCRIPTS` that are the arena's own (`assets/` beside this file)."""
 SIZES = [3, 5, 10]
 VIEWER = "tictactoe"
 SHOW_SOURCE = Markup(
@@ -49,6 +54,14 @@ SHOW_SOURCE = Markup(
     "document.getElementById('engine-source').textContent = data.play.source;});</script>"
 )
 """Fills the source listing from the page's data (the engine text is inlined once, not twice)."""
+
+
+def add_play_scripts(build: SiteBuild) -> tuple[str, ...]:
+    """Add the arena's own scripts to the site; returns the scripts a play page loads."""
+    folder = resources.files("evaluation.benchmarks.arena").joinpath("assets")
+    for name in OWN_SCRIPTS:
+        build.asset(name, folder.joinpath(name).read_bytes())
+    return PLAY_SCRIPTS
 
 
 def is_entries_dir(path: Path) -> bool:
@@ -211,6 +224,7 @@ class ArenaPages:
             + ".</p>"
         )
         self.build.section(SECTION, "Tic-tac-toe arena", summary)
+        add_play_scripts(self.build)
         entry_pages = {entry.id: self.entry_page(entry) for entry in self.entries}
         run_pages = [self.run_page(run) for run in self.runs]
         self.index(rows, entry_pages, run_pages)

@@ -1,9 +1,10 @@
-"""Replay frames of arena games for the site's `tictactoe` viewer
-(`evaluation/site/assets/viewers/tictactoe.js`).
+"""Replay frames of arena games: the game's frame (`arcade_gym/tictactoe/render.py:frame`) and the
+arena's own fields on top (`docs/frames.md`).
 
 `evaluation/core/replay_export.py` replays a verified log through the one loop and calls `frame`
-at the start and after each engine decision; the board comes from the replayed game, the move's
-instruction count and verdict from the decision just applied.
+at the start and after each engine decision; the board comes from the replayed game (a suite
+position: the position asked), the move's instruction count and verdict from the decision just
+applied.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arcade_gym.tictactoe.rules import X
+from arcade_gym.tictactoe.game import TicTacToeGame
+from arcade_gym.tictactoe.render import frame as game_frame
 from evaluation.benchmarks.arena.episode import MatchEpisode, PositionEpisode
 
 
@@ -32,22 +34,18 @@ def _decision(event: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The board after `event` (None: the start): cells as rows of `X`/`O`/`.`, size, k, whose
-    turn, the engine's last move with its instruction count, the sparring side's replies."""
+    """The board after `event` (None: the start) with the arena's fields: the kind (`match` or
+    `position`), the engine's mark, its last move with its instruction count and verdict, the
+    sparring side's replies; a match adds its opponent and outcome (its end, a forfeit included,
+    is the match's), a position its category, the expected moves and whether it passed."""
     if isinstance(episode, MatchEpisode):
-        game = episode.game
-        spec = episode.spec
-        winner = None if not game.winner else ("X" if game.winner == X else "O")
+        shown = game_frame(episode.game)
         return {
             "kind": "match",
-            "size": game.size,
-            "k": game.k,
-            "rows": list(game.rows()),
-            "toMove": None if episode.over else ("X" if game.to_move == X else "O"),
-            "engineMark": spec.engine_mark,
-            "opponent": spec.opponent,
-            "ply": game.placed,
-            "winner": winner,
+            **shown,
+            "toMove": None if episode.over else shown["toMove"],
+            "engineMark": episode.spec.engine_mark,
+            "opponent": episode.spec.opponent,
             "over": episode.over,
             "outcome": episode.outcome if episode.over else None,
             **_decision(event),
@@ -56,10 +54,7 @@ def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:
         item = episode.item
         return {
             "kind": "position",
-            "size": item.size,
-            "k": item.question.k,
-            "rows": list(item.rows),
-            "toMove": item.to_move,
+            **game_frame(TicTacToeGame.from_question(item.question)),
             "engineMark": item.to_move,
             "category": item.category,
             "expected": _cells(item.expected),

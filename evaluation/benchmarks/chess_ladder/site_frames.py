@@ -1,9 +1,11 @@
-"""Chess ladder replay frames for the site's viewer (`evaluation/site/assets/viewers/chess.js`).
+"""Chess ladder replay frames: the game's frame (`arcade_gym/chess/render.py:frame`) and the
+ladder's own fields on top (`docs/frames.md`).
 
 A decision is one model answer: a legal one plays the model's move and the rung's reply, a
-rejected one leaves the board as it was (with the feedback the model got). A frame is the game
-after it: the FEN, the moves the decision added (UCI and SAN, whose they are), the recorded
-measurements (pawns from white's side) and a quick judgement of the model's move from them.
+rejected one leaves the board as it was (with the feedback the model got). On top of the game
+after it the ladder adds the model's colour, the moves the decision added (UCI and SAN, whose
+they are), the recorded measurements (pawns from white's side), a quick judgement of the model's
+move from them, and the ladder's end (adjudication and forfeits included).
 
 The quick judgement applies the grading's formulas (`grading.py`: Lichess winning chances, 5 / 10
 / 15 points for inaccuracy / mistake / blunder) to the adjudication measurements the log holds
@@ -18,11 +20,8 @@ from typing import Any
 
 import chess
 
+from arcade_gym.chess.render import frame as game_frame
 from evaluation.benchmarks.chess_ladder.grading import judgement, win_percent
-
-
-def _colour(turn: chess.Color) -> str:
-    return "white" if turn == chess.WHITE else "black"
 
 
 def _added_moves(board: chess.Board, since: int, model_white: bool) -> list[dict[str, Any]]:
@@ -81,12 +80,8 @@ def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:
     since = int(event["ply"]) if event is not None else 0
     moves = _added_moves(board, since, episode.model_white)
     snapshot: dict[str, Any] = {
-        "fen": board.fen(),
-        "variant": episode.variant,
-        "ply": len(board.move_stack),
-        "turn": _colour(board.turn),
+        **game_frame(episode.game),
         "modelColour": "white" if episode.model_white else "black",
-        "check": board.is_check(),
         "moves": moves,
         "lastMove": moves[-1]["uci"] if moves else None,
         "evals": [],

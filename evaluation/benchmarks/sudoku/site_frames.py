@@ -1,8 +1,10 @@
-"""Sudoku replay frames for the site's viewer (`evaluation/site/assets/viewers/sudoku.js`).
+"""Sudoku replay frames: the grid's frame (`arcade_gym/sudoku/render.py:grid_frame`, the givens,
+the digits the answer put in and whether each is right) and the benchmark's own fields on top
+(`docs/frames.md`).
 
 A grid is answered whole, so a replay has a frame for the givens and one per attempt (one retry
-for an unreadable reply). Each frame carries the 81 cells: the givens, the digits the answer put
-in, whether each is right, and the technique the set's grading placed the cell with
+for an unreadable reply). On top of the grid the benchmark adds the grid's id and tier, the
+attempt and its verdict, the score, and per cell the technique the set's grading placed it with
 (`labels` of the set record) together with the tier that cell needs: the hardest technique on
 the reference grader's path (`arcade_gym/sudoku/grader.py`) up to the step that placed it, so a
 naked single found only after an X-Wing counts as needing tier 4.
@@ -15,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.sudoku.grader import grade
+from arcade_gym.sudoku.render import grid_frame
 from arcade_gym.sudoku.rules import BEYOND, TIER_NAMES, parse_puzzle
 
 
@@ -35,20 +38,6 @@ def cell_tiers(puzzle: str) -> tuple[int, ...]:
     return tuple(needs)
 
 
-def cell_marks(puzzle: str, solution: str, grid: str | None) -> list[str]:
-    """Per cell `given`, `right`, `wrong`, `changed` (a given altered) or `empty`."""
-    marks = []
-    for c in range(81):
-        shown = grid[c] if grid is not None else puzzle[c]
-        if puzzle[c] != "0":
-            marks.append("given" if shown == puzzle[c] else "changed")
-        elif shown == "0":
-            marks.append("empty")
-        else:
-            marks.append("right" if shown == solution[c] else "wrong")
-    return marks
-
-
 def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:
     """The grid after `event` (None: the givens before any answer) of a replayed
     `GridEpisode` (`evaluation/benchmarks/sudoku/episode.py`)."""
@@ -56,16 +45,12 @@ def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:
     puzzle, solution = record["puzzle"], record["solution"]
     answer = event.get("answer") if event is not None else None
     grid = answer if isinstance(answer, str) and len(answer) == 81 else None
-    shown = grid if grid is not None else puzzle
     score = episode.score
     return {
         "gridId": record["id"],
         "tier": record["tier"],
         "tierName": TIER_NAMES[record["tier"]],
-        "givens": puzzle,
-        "grid": shown,
-        "filled": [c for c in range(81) if shown[c] != puzzle[c]],
-        "marks": cell_marks(puzzle, solution, grid),
+        **grid_frame(puzzle, solution, grid),
         "labels": list(record["labels"]),
         "needs": list(cell_tiers(puzzle)),
         "tierNames": {str(t): name for t, name in TIER_NAMES.items()},

@@ -1,9 +1,12 @@
-/* The pieces every replay viewer (assets/viewers/*.js) and the arena player (arena-play.js)
- * build their drawing from, so each holds only what is its own game's: SVG and HTML elements, a
- * board beside its facts, a style sheet added once, a row of a facts list, a count with
- * thousands separated, the page's inline data. Loaded before the viewer by every replay page
- * (evaluation/site/build.py: SiteBuild.replay) and before the player by the arena entry pages.
- * Plain ES2019, no modules, no network. */
+/* The pieces every replay viewer and the arena player (arena-play.js) build their drawing from,
+ * so each holds only what is its own game's: SVG and HTML elements, a board beside its facts, a
+ * style sheet added once, a row of a facts list, a count with thousands separated, the page's
+ * inline data. Loaded before the viewer by every replay page (evaluation/site/build.py:
+ * SiteBuild.replay) and before the player by the arena entry pages. Plain ES2019, no modules, no
+ * network.
+ *
+ * The frame contract (what a frame holds, where a game's viewer lives, how it registers on
+ * window.ArcadeViewers and what draw(frame, element, replay, index) is given): docs/frames.md. */
 (function () {
   "use strict";
 

@@ -120,12 +120,11 @@ def test_minesweeper_frames_show_the_players_view_and_the_mines_after_the_end(
 def test_tetris_frames_use_the_shared_tetris_shape(tmp_path: Path) -> None:
     log = _play(tmp_path, "tetris", "lockstep", 101, max_decisions=150, max_pieces=12)
     frames = export_replay(log).frames
-    codes = {letter: "IOTSZJL".index(letter) + 1 for letter in "IOTSZJL"}
 
     def step(game: TetrisControlGame, event: dict[str, Any] | None) -> dict[str, Any]:
         if event is not None:
             game.step(event["verdict"]["action"])
-        board = [[codes[PIECE_LETTERS[v - 1]] if v else 0 for v in row] for row in game.game.board]
+        board = game.game.board.tolist()  # the engine's codes: PIECE_LETTERS[v - 1]
         cells = sorted([r, c] for r, c in game.piece_cells() if r >= 0)
         t = game.game.active[0]
         return {

@@ -1,5 +1,6 @@
-/* Snake replay viewer: one frame of a NARCADE Snake episode
- * (evaluation/benchmarks/narcade/site_frames.py): the board as SVG (body shaded from head to
+/* Snake replay viewer (docs/frames.md): one frame of a NARCADE Snake episode (the game's frame,
+ * arcade_gym/snake/render.py, and NARCADE's fields, evaluation/benchmarks/narcade/site_frames.py):
+ * the board as SVG (body shaded from head to
  * tail, food, the head marked red when a collision ended the game) and the facts beside it
  * (score = food eaten, length, heading, moves, the direction played and its judgement, the end).
  * The player (assets/replay.js) calls draw(frame, element, replay) for each decision. Plain ES2019. */

@@ -1,4 +1,5 @@
-/* Sudoku replay viewer: the 9x9 grid of one frame (evaluation/benchmarks/sudoku/site_frames.py).
+/* Sudoku replay viewer (docs/frames.md): the 9x9 grid of one frame (the grid's frame,
+ * arcade_gym/sudoku/render.py, and the benchmark's fields, evaluation/benchmarks/sudoku/site_frames.py).
  * Givens are bold; each empty cell of the puzzle is coloured by the tier of technique it needs
  * (legend below the grid); the answer's digits carry a right/wrong mark; the cells the answer
  * filled are outlined, and a clicked cell is highlighted with its details. Plain ES2019. */

@@ -1,5 +1,6 @@
-/* Minesweeper replay viewer: one frame of a NARCADE Minesweeper episode
- * (evaluation/benchmarks/narcade/site_frames.py). The board is what the player saw: hidden
+/* Minesweeper replay viewer (docs/frames.md): one frame of a NARCADE Minesweeper episode (the
+ * game's frame, arcade_gym/minesweeper/render.py, and NARCADE's fields,
+ * evaluation/benchmarks/narcade/site_frames.py). The board is what the player saw: hidden
  * cells raised, flags, revealed counts in the classic colours; once the game is over the mines
  * (`*`) and the one that exploded (`X`). The cell of the action just played is outlined. Beside
  * it: score (safe cells revealed, the automatic opening included) out of the safe cells, mines,

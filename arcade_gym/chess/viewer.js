@@ -1,7 +1,8 @@
 /* Chess ladder replay viewer: the board from each frame's FEN (Unicode pieces, the model's side
  * at the bottom), the last move highlighted, and the game's move list in PGN notation with the
  * judgements (?! inaccuracy, ? mistake, ?? blunder); clicking a move seeks the player there.
- * Frames: evaluation/benchmarks/chess_ladder/site_frames.py. Official grades (graded at the run's
+ * Frames (docs/frames.md): the game's (arcade_gym/chess/render.py) with the ladder's fields
+ * (evaluation/benchmarks/chess_ladder/site_frames.py). Official grades (graded at the run's
  * --grade-nodes) come from the page's #page-data JSON (`grades`, each with its ply; `answerMs`,
  * each answer's wall time) when present; otherwise each model move shows the quick judgement its
  * frame derives from the log. */

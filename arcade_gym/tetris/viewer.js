@@ -1,13 +1,14 @@
-/* The `tetris` replay viewer: draws a shared Tetris frame (Tetris Bench and NARCADE Tetris).
- * Frame keys: board ([[int]] rows top to bottom, 0 empty, 1-7 = I O T S Z J L, 8 other),
- * active / ghost / chosen ({cells: [[row, col]], kind} or null), score, lines, level, next,
- * hold; every key but board is optional. Under the board: score and level over the game, with
- * a cursor at the current decision. Plain ES2019, SVG, no network. */
+/* The `tetris` replay viewer (docs/frames.md): draws the game's frame (format 2, keys in
+ * arcade_gym/tetris/render.py:frame; Tetris Bench and NARCADE Tetris alike) and, where a
+ * benchmark adds them, the placement just played (`chosen`), a hold, the verdict or Blitz outcome.
+ * Under the board: score and level over the game, with a cursor at the current decision. Plain
+ * ES2019, SVG, no network. */
 (function () {
   "use strict";
 
   var K = window.ArcadeKit;
-  var KINDS = "IOTSZJL";
+  /* Cell value k is the piece KINDS[k - 1]: PIECE_LETTERS of arcade_gym/tetris/rules.py. */
+  var KINDS = "IJLOSTZ";
   var COLOURS = {
     I: "#1ba9cf", O: "#e8b400", T: "#9146c2", S: "#3f9f45",
     Z: "#d93a35", J: "#2a5fc9", L: "#e8800c", X: "#8a8f98"
