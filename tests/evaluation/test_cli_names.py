@@ -5,6 +5,7 @@ idea; every older spelling still parses the same way and says its new form."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 from pathlib import Path
@@ -168,3 +169,17 @@ def test_bench_takes_a_renamed_benchmark_by_its_old_name() -> None:
     old = parser.parse_args(["bench", "arena", "--seconds", "0.01"])
     new = parser.parse_args(["bench", "ttt-arena", "--seconds", "0.01"])
     assert old.bench_aliases.get(old.game, old.game) == new.game == "ttt-arena"
+
+
+def test_each_benchmark_id_is_defined_once_in_its_defaults_module() -> None:
+    root = Path(__file__).resolve().parents[2] / "evaluation" / "benchmarks"
+    for folder in sorted(p for p in root.iterdir() if (p / "__init__.py").is_file()):
+        defining = sorted(
+            path.name
+            for path in folder.glob("*.py")
+            if re.search(r"^BENCHMARK_ID\s*=", path.read_text(encoding="utf-8"), re.MULTILINE)
+        )
+        assert defining == ["defaults.py"], folder.name
+        defaults = importlib.import_module(f"evaluation.benchmarks.{folder.name}.defaults")
+        package = importlib.import_module(f"evaluation.benchmarks.{folder.name}")
+        assert package.BENCHMARK.name == defaults.BENCHMARK_ID

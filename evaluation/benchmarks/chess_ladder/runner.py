@@ -30,8 +30,8 @@ import chess
 from arcade_gym.chess.contract import legal_uci
 from arcade_gym.chess.positions import start_board
 from evaluation.benchmarks.chess_ladder.calibrate import stockfish_spec
+from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.episode import (
-    BENCHMARK_ID,
     DEFAULT_TIMEOUT_MS,
     MAX_TIMEOUT_MS,
     LiveSide,

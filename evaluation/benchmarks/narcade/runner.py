@@ -38,6 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID
 from evaluation.benchmarks.narcade.episode import (
     POLICY_FAILURE,
     EpisodeConfig,
@@ -46,7 +47,6 @@ from evaluation.benchmarks.narcade.episode import (
 )
 from evaluation.benchmarks.narcade.isolation import IsolatedExecutor
 from evaluation.benchmarks.narcade.pool import check_models, narcade_pool
-from evaluation.benchmarks.narcade.protocol import BENCHMARK_ID
 from evaluation.benchmarks.narcade.results import agrees, hardware_label, read_json
 from evaluation.benchmarks.narcade.run_files import (
     EXIT_FAILED,

@@ -14,7 +14,8 @@ from evaluation.play.setups import HUMAN_LIMIT_MS, PlayError, PlayOption, PlaySe
 def tetris(args: argparse.Namespace) -> Setup:
     """Tetris Bench in IQ (default) or Blitz, on a public seed (default the first) or any name."""
     from arcade_gym.tetris.rules import PIECE_CAP
-    from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
+    from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
+    from evaluation.benchmarks.tetris_bench.episode import play_tetris
     from evaluation.benchmarks.tetris_bench.play_keys import TetrisKeys
     from evaluation.benchmarks.tetris_bench.runner import parse_modes, public_seeds
     from evaluation.core.errors import RunError

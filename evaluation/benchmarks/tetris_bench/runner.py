@@ -23,7 +23,8 @@ from typing import Any
 
 from arcade_gym.seeds import load_json
 from arcade_gym.tetris.rules import PIECE_CAP, RULESET_ID, TICK_CAP
-from evaluation.benchmarks.tetris_bench.episode import BENCHMARK_ID, play_tetris
+from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
+from evaluation.benchmarks.tetris_bench.episode import play_tetris
 from evaluation.benchmarks.tetris_bench.leaderboard import Leaderboard, build_leaderboard
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError, camel_case
 from evaluation.core.errors import RunError
