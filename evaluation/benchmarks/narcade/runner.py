@@ -211,7 +211,10 @@ def run_narcade(
     )
     where = run_dir.path
     if grid.interrupted:
-        say(f"arcade-eval narcade: interrupted; partial results kept in {where} (add --resume)")
+        say(
+            f"arcade-eval narcade: interrupted; partial results kept in {where} (the same "
+            "command resumes it)"
+        )
         return EXIT_INTERRUPTED
     if failed:
         bad = ", ".join(m for m, c in codes.items() if c != EXIT_OK)
