@@ -30,7 +30,8 @@ def add_parsers(sub: Any) -> None:
     arena = sub.add_parser(
         BENCHMARK_ID,
         aliases=["arena", "ttt"],
-        help="grade tic-tac-toe engines on the arena suite (Brainfuck, command, policy or LLM)",
+        help="grade tic-tac-toe engines on the arena suite (Brainfuck, command, policy or LLM); "
+        "tools: bench, table",
         description=(
             "Run each engine through the seeded tic-tac-toe suite (188 positions, 24 matches) and "
             "grade it S+ .. F. Every position and match is a game with its own event log "

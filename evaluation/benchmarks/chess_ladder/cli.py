@@ -35,7 +35,8 @@ def add_parsers(sub: Any) -> None:
     chess_parser = sub.add_parser(
         BENCHMARK_ID,
         aliases=["chess"],
-        help="play policies up the chess ladder (fixed-rating rungs), rate and grade them",
+        help="play policies up the chess ladder (fixed-rating rungs), rate and grade them; tools: "
+        "calibrate",
         description=(
             "Each policy climbs the ladder of seeds/chess/ladder-v1.json from the bottom rung: "
             "--games-per-rung games per rung (colours alternating) per variant, stopping after "

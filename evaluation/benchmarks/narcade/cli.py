@@ -206,7 +206,8 @@ def add_parsers(sub: Any) -> None:
     `publish` and `export-replays` (hidden), on the `arcade-eval` subparsers."""
     narcade = sub.add_parser(
         "narcade",
-        help="play policies on Minesweeper, Snake and Tetris with primitive controls (NARCADE)",
+        help="play policies on Minesweeper, Snake and Tetris with primitive controls (NARCADE); "
+        "tools: publish, export-replays",
         description="Run the NARCADE suite: each model in its own process, seeded episodes, an "
         "event log per episode (arcade-eval verify replays it), one result JSON per model and "
         "game (results/<model>/<game>.json) plus a manifest, in an empty --output-dir (or the "
