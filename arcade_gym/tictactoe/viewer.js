@@ -1,5 +1,5 @@
 /* Tic-tac-toe replay viewer (docs/frames.md): one frame of an arena game (the game's frame,
- * arcade_gym/tictactoe/render.py, and the arena's fields, evaluation/benchmarks/arena/site_frames.py):
+ * arcade_gym/tictactoe/render.py, and the arena's fields, evaluation/benchmarks/ttt_arena/site_frames.py):
  * the board as SVG (X blue, O red; the engine's last move ringed in yellow, the sparring side's
  * replies in grey; for a suite position the expected answers dotted green) and the facts beside
  * it (size and k, whose turn, the engine's move, its instruction count, an illegal move's reason,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from evaluation.benchmarks import arena, chess_ladder, narcade, sudoku, tetris_bench
+from evaluation.benchmarks import chess_ladder, narcade, sudoku, tetris_bench, ttt_arena
 from evaluation.core.registry import register
 
 register(tetris_bench.BENCHMARK)
-register(arena.BENCHMARK)
+register(ttt_arena.BENCHMARK)
 register(narcade.BENCHMARK)
 register(sudoku.BENCHMARK)
 register(chess_ladder.BENCHMARK)

@@ -19,7 +19,7 @@ const fs = require("fs");
 
 const root = path.join(__dirname, "..", "..", "evaluation");
 const bf = require(path.join(root, "site", "assets", "brainfuck.js"));
-const rules = require(path.join(root, "benchmarks", "arena", "assets", "tictactoe-rules.js"));
+const rules = require(path.join(root, "benchmarks", "ttt_arena", "assets", "tictactoe-rules.js"));
 
 function runGame(size, cells) {
   const game = new rules.Game(size);

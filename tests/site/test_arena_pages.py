@@ -1,4 +1,4 @@
-"""The arena's site pages (`evaluation/benchmarks/arena/site.py`): the tier list and entry pages
+"""The arena's site pages (`evaluation/benchmarks/ttt_arena/site.py`): the tier list and entry pages
 built from the entries folder, match replays from verified logs (a tampered one is refused),
 arena run directories as inputs, and the tier list, an entry page and a replay in a browser."""
 
@@ -15,11 +15,11 @@ import pytest
 
 from arcade_gym.tictactoe.game import TicTacToeGame
 from evaluation import cli
-from evaluation.benchmarks.arena.entries import load_entries, official_result
-from evaluation.benchmarks.arena.entry_bench import match_logs
-from evaluation.benchmarks.arena.episode import play_arena_game
-from evaluation.benchmarks.arena.runner import _items
-from evaluation.benchmarks.arena.tier_list import row_cells, tier_rows
+from evaluation.benchmarks.ttt_arena.entries import load_entries, official_result
+from evaluation.benchmarks.ttt_arena.entry_bench import match_logs
+from evaluation.benchmarks.ttt_arena.episode import play_arena_game
+from evaluation.benchmarks.ttt_arena.runner import _items
+from evaluation.benchmarks.ttt_arena.tier_list import row_cells, tier_rows
 from evaluation.core.replay_export import export_replay
 from evaluation.site.build import SiteError
 from evaluation.site.cli import build_site

@@ -1,4 +1,4 @@
-"""Playing an arena entry in the browser (`evaluation/benchmarks/arena/assets/arena-play.js`): a
+"""Playing an arena entry in the browser (`evaluation/benchmarks/ttt_arena/assets/arena-play.js`): a
 page built by `SiteBuild` mounts the player from its inline data; selenium clicks squares in
 headless Chromium and every move the entry makes must be legal, and its position text, output and
 instruction count must equal what the Python harness gives the same engine on the same position."""
@@ -14,7 +14,7 @@ import pytest
 
 from arcade_gym.tictactoe.contract import EngineReply, check_answer
 from arcade_gym.tictactoe.game import TicTacToeGame
-from evaluation.benchmarks.arena.site import add_play_scripts
+from evaluation.benchmarks.ttt_arena.site import add_play_scripts
 from evaluation.site.build import SiteBuild
 from evaluation.site.html import Markup
 from policies.engines.brainfuck.interpreter import run

@@ -1,5 +1,5 @@
 """The site's JavaScript Brainfuck interpreter and tic-tac-toe referee
-(`evaluation/site/assets/brainfuck.js`, `evaluation/benchmarks/arena/assets/tictactoe-rules.js`)
+(`evaluation/site/assets/brainfuck.js`, `evaluation/benchmarks/ttt_arena/assets/tictactoe-rules.js`)
 held to the Python ones: identical output bytes, instruction counts and errors on a corpus
 (`bf_corpus/`), on every stopping point of the limits, on the shipped arena entries answering arena
 questions, and on random programs; identical position text, game outcomes and reply judgements. The

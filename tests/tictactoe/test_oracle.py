@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from arcade_gym.tictactoe.oracle import Position, minimax_move_scores, minimax_value
 from arcade_gym.tictactoe.rules import X, line_length
-from evaluation.benchmarks.arena.suite import build_suite
+from evaluation.benchmarks.ttt_arena.suite import build_suite
 
 Board = list[int]
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.benchmarks.ttt_arena.runner import run_arena
 from evaluation.core.grid import PolicyPool
 from evaluation.core.verify import verify_paths
 from policies.base import DecisionContext

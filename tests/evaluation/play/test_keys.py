@@ -19,14 +19,14 @@ from arcade_gym.tetris.game import TetrisGame
 from arcade_gym.tetris.primitive_contract import validate as validate_controls
 from arcade_gym.tetris.primitive_game import TetrisControlGame
 from arcade_gym.tictactoe.game import TicTacToeGame
-from evaluation.benchmarks.arena.answers import read_answer, wire_answer
-from evaluation.benchmarks.arena.play_keys import TicTacToeKeys
 from evaluation.benchmarks.chess_ladder.play_keys import ChessKeys
 from evaluation.benchmarks.narcade.play_minesweeper import MinesweeperKeys
 from evaluation.benchmarks.narcade.play_primitive import PrimitiveKeys
 from evaluation.benchmarks.narcade.play_snake import SnakeKeys
 from evaluation.benchmarks.sudoku.play_keys import SudokuKeys
 from evaluation.benchmarks.tetris_bench.play_keys import TetrisKeys, landing
+from evaluation.benchmarks.ttt_arena.answers import read_answer, wire_answer
+from evaluation.benchmarks.ttt_arena.play_keys import TicTacToeKeys
 
 # --- Tetris Bench ---------------------------------------------------------------------------------
 

@@ -44,7 +44,7 @@ from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from arcade_gym.tictactoe.game import board_to_rows
 from arcade_gym.tictactoe.oracle import Position, minimax_move_scores
 from arcade_gym.tictactoe.rules import RULESET_ID, SIZES, X, geometry, line_length, other
-from evaluation.benchmarks.arena.defaults import DEFAULT_SEED
+from evaluation.benchmarks.ttt_arena.defaults import DEFAULT_SEED
 
 SUITE_VERSION = "v1"
 

@@ -34,23 +34,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.arena.answers import WireAnswers
-from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
-from evaluation.benchmarks.arena.entries import (
+from evaluation.benchmarks.ttt_arena.answers import WireAnswers
+from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from evaluation.benchmarks.ttt_arena.entries import (
     RESULT_VERSION,
     Entry,
     EntryError,
     read_result,
     result_files,
 )
-from evaluation.benchmarks.arena.entry_bench import (
+from evaluation.benchmarks.ttt_arena.entry_bench import (
     ENGINE_PREFIX,
     MATCH_LOGS,
     POSITION_LOGS,
     result_document,
 )
-from evaluation.benchmarks.arena.report import build_report
-from evaluation.benchmarks.arena.suite import SUITE_VERSION, build_suite
+from evaluation.benchmarks.ttt_arena.report import build_report
+from evaluation.benchmarks.ttt_arena.suite import SUITE_VERSION, build_suite
 from evaluation.core.eventlog import to_jsonable
 from evaluation.core.policy_call import call_policy
 from evaluation.core.policy_identity import policy_identity

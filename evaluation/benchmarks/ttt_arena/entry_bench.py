@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.arena.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
-from evaluation.benchmarks.arena.entries import (
+from evaluation.benchmarks.ttt_arena.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from evaluation.benchmarks.ttt_arena.entries import (
     RESULT_VERSION,
     Entry,
     EntryError,
@@ -29,8 +29,8 @@ from evaluation.benchmarks.arena.entries import (
     read_engine,
     result_stem,
 )
-from evaluation.benchmarks.arena.report import ArenaReport
-from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.benchmarks.ttt_arena.report import ArenaReport
+from evaluation.benchmarks.ttt_arena.runner import run_arena
 from evaluation.core.errors import RunError
 from evaluation.core.grid import PolicyPool, spec_pool
 from evaluation.core.rundir import write_json_atomic

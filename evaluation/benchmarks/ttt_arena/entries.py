@@ -32,7 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError, field_validator
 
-from evaluation.benchmarks.arena.defaults import DEFAULT_SEED
+from evaluation.benchmarks.ttt_arena.defaults import DEFAULT_SEED
 from evaluation.core.rundir import RunDirError, inside_root
 from evaluation.core.untrusted_json import read_json
 

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from evaluation.benchmarks.arena.entries import engine_sha256
-from evaluation.benchmarks.arena.episode import (
+from evaluation.benchmarks.ttt_arena.entries import engine_sha256
+from evaluation.benchmarks.ttt_arena.episode import (
     FreeOpponent,
     free_opponent,
     play_arena_game,
     play_free_match,
 )
-from evaluation.benchmarks.arena.suite import build_suite
+from evaluation.benchmarks.ttt_arena.suite import build_suite
 from evaluation.core.verify import verify_log
 from policies.base import DecisionContext
 
@@ -232,7 +232,7 @@ def test_malformed_free_match_headers_fail_verify(engine, tmp_path):
 
 @pytest.mark.parametrize("match_id", ["match-3-01", "match-3-02", "match-5-09"])
 def test_suite_matches_still_write_the_shipped_logs_byte_for_byte(match_id, tmp_path):
-    from evaluation.benchmarks.arena.defaults import DEFAULT_SEED
+    from evaluation.benchmarks.ttt_arena.defaults import DEFAULT_SEED
     from policies.engines.arena import BrainfuckEngine
 
     shipped = sorted((ENTRIES / "first-empty" / "results").glob(f"*/matches/{match_id}.jsonl"))

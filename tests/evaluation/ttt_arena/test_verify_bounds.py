@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from evaluation import cli
-from evaluation.benchmarks.arena.defaults import DEFAULT_SEED
-from evaluation.benchmarks.arena.episode import play_arena_game
-from evaluation.benchmarks.arena.runner import _items
+from evaluation.benchmarks.ttt_arena.defaults import DEFAULT_SEED
+from evaluation.benchmarks.ttt_arena.episode import play_arena_game
+from evaluation.benchmarks.ttt_arena.runner import _items
 from evaluation.core.verify import verify_log
 from policies.tictactoe import make_player
-from tests.evaluation.arena.test_free_match import WINNING_LINE, lines, play, rewrite
+from tests.evaluation.ttt_arena.test_free_match import WINNING_LINE, lines, play, rewrite
 
 REPO = Path(__file__).resolve().parents[3]
 FIRST_EMPTY = REPO / "seeds" / "arena" / "entries" / "first-empty" / "engine.bf"

@@ -18,8 +18,8 @@ def tictactoe(args: argparse.Namespace) -> Setup:
     partner's name plays that match of the arena's suite (`--seed`: the suite seed); `entry:ID`
     (a shipped arena entry) or `bf:PATH` (a Brainfuck file) plays a free match against that
     engine, recorded with the file's SHA-256 (`--seed` seeds nothing an engine uses)."""
-    from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED
-    from evaluation.benchmarks.arena.play_keys import TicTacToeKeys
+    from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID, DEFAULT_SEED
+    from evaluation.benchmarks.ttt_arena.play_keys import TicTacToeKeys
 
     size = 3 if args.size is None else args.size
     opponent = args.opponent or "tactician"
@@ -37,8 +37,8 @@ def _suite_match(
     opponent: str, size: int, mark: str, seed: int
 ) -> tuple[Callable[[Human, Path], Any], dict[str, Any]]:
     """The arena suite's match against sparring partner `opponent`."""
-    from evaluation.benchmarks.arena.episode import play_arena_game
-    from evaluation.benchmarks.arena.suite import build_suite
+    from evaluation.benchmarks.ttt_arena.episode import play_arena_game
+    from evaluation.benchmarks.ttt_arena.suite import build_suite
 
     matches = build_suite(seed).matches
     found = [
@@ -64,7 +64,7 @@ def _free_match(
     text: str, size: int, mark: str, seed: int
 ) -> tuple[Callable[[Human, Path], Any], dict[str, Any], str]:
     """A free match against the engine `text` names (`entry:ID` or `bf:PATH`)."""
-    from evaluation.benchmarks.arena.episode import (
+    from evaluation.benchmarks.ttt_arena.episode import (
         FREE_MATCH,
         free_match_spec,
         free_opponent,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from evaluation import cli
-from evaluation.benchmarks.arena.defaults import DEFAULT_SEED
-from evaluation.benchmarks.arena.entries import engine_sha256, load_entry, official_result
+from evaluation.benchmarks.ttt_arena.defaults import DEFAULT_SEED
+from evaluation.benchmarks.ttt_arena.entries import engine_sha256, load_entry, official_result
 from evaluation.core.verify import verify_paths
-from tests.evaluation.arena.test_entries import METADATA, make_entry
+from tests.evaluation.ttt_arena.test_entries import METADATA, make_entry
 
 REPO = Path(__file__).resolve().parents[3]
 SHIPPED = REPO / "seeds" / "arena" / "entries"
@@ -153,8 +153,8 @@ def test_the_arena_run_command_still_works_beside_the_entry_commands(tmp_path: P
 def test_an_engine_file_named_like_a_built_in_still_verifies(tmp_path: Path) -> None:
     """`perfect.bf` plays as slug `perfect`, kind `engine`: verify does not take it for the
     Perfect sparring player (whose answers it would re-derive and find different)."""
-    from evaluation.benchmarks.arena.episode import play_arena_game
-    from evaluation.benchmarks.arena.runner import _items
+    from evaluation.benchmarks.ttt_arena.episode import play_arena_game
+    from evaluation.benchmarks.ttt_arena.runner import _items
     from evaluation.core.verify import verify_log
     from policies.engines.arena import BrainfuckEngine
 

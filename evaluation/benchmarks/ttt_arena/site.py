@@ -5,7 +5,7 @@ From the arena entries folder (`entries.py`): the tier list (`arena/index.html`,
 every number of its official result, the replays of its 24 matches (from the match logs the result
 keeps, verified when the site is built), its source code and a box where a visitor plays it
 (`assets/arena-play.js` with `assets/tictactoe-rules.js`, the arena's own scripts in
-`evaluation/benchmarks/arena/assets/`, added to the site by `SiteBuild.asset`). From arena run
+`evaluation/benchmarks/ttt_arena/assets/`, added to the site by `SiteBuild.asset`). From arena run
 directories (`arcade-eval arena --policy ...`): a page per run with each engine's report and match
 replays.
 """
@@ -18,18 +18,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED
-from evaluation.benchmarks.arena.entries import (
+from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID, DEFAULT_SEED
+from evaluation.benchmarks.ttt_arena.entries import (
     ENGINE_FILE,
     Entry,
     EntryError,
     load_entries,
 )
-from evaluation.benchmarks.arena.entry_bench import match_logs
-from evaluation.benchmarks.arena.evidence import Evidence, verified_results
-from evaluation.benchmarks.arena.grading import WEIGHTS
-from evaluation.benchmarks.arena.suite import CATEGORIES, CATEGORY_TITLES
-from evaluation.benchmarks.arena.tier_list import (
+from evaluation.benchmarks.ttt_arena.entry_bench import match_logs
+from evaluation.benchmarks.ttt_arena.evidence import Evidence, verified_results
+from evaluation.benchmarks.ttt_arena.grading import WEIGHTS
+from evaluation.benchmarks.ttt_arena.suite import CATEGORIES, CATEGORY_TITLES
+from evaluation.benchmarks.ttt_arena.tier_list import (
     COLUMNS,
     millions,
     row_cells,
@@ -58,7 +58,7 @@ SHOW_SOURCE = Markup(
 
 def add_play_scripts(build: SiteBuild) -> tuple[str, ...]:
     """Add the arena's own scripts to the site; returns the scripts a play page loads."""
-    folder = resources.files("evaluation.benchmarks.arena").joinpath("assets")
+    folder = resources.files("evaluation.benchmarks.ttt_arena").joinpath("assets")
     for name in OWN_SCRIPTS:
         build.asset(name, folder.joinpath(name).read_bytes())
     return PLAY_SCRIPTS

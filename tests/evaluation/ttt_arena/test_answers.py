@@ -17,8 +17,8 @@ from arcade_gym.tictactoe.contract import (
     TicTacToeQuestion,
     check_answer,
 )
-from evaluation.benchmarks.arena.answers import read_answer, wire_answer
-from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.benchmarks.ttt_arena.answers import read_answer, wire_answer
+from evaluation.benchmarks.ttt_arena.runner import run_arena
 from evaluation.core.eventlog import from_jsonable, to_jsonable
 from evaluation.core.grid import PolicyPool
 from evaluation.core.verify import verify_paths

@@ -15,10 +15,10 @@ from arcade_gym.tictactoe.contract import EngineReply, TicTacToeQuestion
 from arcade_gym.tictactoe.game import board_from_rows, position_error
 from arcade_gym.tictactoe.rules import mark_value
 from evaluation import cli
-from evaluation.benchmarks.arena.grading import WEIGHTS, grade_for, match_points, weighted_score
-from evaluation.benchmarks.arena.report import ArenaReport
-from evaluation.benchmarks.arena.runner import run_arena
-from evaluation.benchmarks.arena.suite import (
+from evaluation.benchmarks.ttt_arena.grading import WEIGHTS, grade_for, match_points, weighted_score
+from evaluation.benchmarks.ttt_arena.report import ArenaReport
+from evaluation.benchmarks.ttt_arena.runner import run_arena
+from evaluation.benchmarks.ttt_arena.suite import (
     COUNTS,
     DEFAULT_SEED,
     TOTAL_MATCHES,
@@ -32,7 +32,7 @@ from evaluation.core.verify import verify_paths
 from policies.base import DecisionContext
 from policies.specs import SpecError, SpecOptions, make_policy
 from policies.tictactoe import make_player
-from tests.evaluation.arena.conftest import SharedRun
+from tests.evaluation.ttt_arena.conftest import SharedRun
 
 
 def grade(engine: Any, out: Path, **options: Any) -> ArenaReport:

@@ -9,25 +9,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from evaluation.benchmarks.arena.defaults import BENCHMARK_ID
+from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID
 from evaluation.core.eventlog import LogContents
 from evaluation.core.registry import Benchmark, Replay, lazy
 
 
 def _add_parsers(sub: Any) -> None:
-    from evaluation.benchmarks.arena.cli import add_parsers
+    from evaluation.benchmarks.ttt_arena.cli import add_parsers
 
     add_parsers(sub)
 
 
 def _replay(contents: LogContents) -> Replay:
-    from evaluation.benchmarks.arena.replay import replay
+    from evaluation.benchmarks.ttt_arena.replay import replay
 
     return replay(contents)
 
 
 def _rederive(header: Mapping[str, Any]) -> Any:
-    from evaluation.benchmarks.arena.replay import rederive
+    from evaluation.benchmarks.ttt_arena.replay import rederive
 
     return rederive(header)
 
@@ -39,8 +39,8 @@ BENCHMARK = Benchmark(
     add_parsers=_add_parsers,
     replay=_replay,
     rederive=_rederive,
-    frame=lazy("evaluation.benchmarks.arena.site_frames:frame"),
-    site=lazy("evaluation.benchmarks.arena.site:add_pages"),
-    bench=lazy("evaluation.benchmarks.arena.bench:bench_arena"),
-    play=lazy("evaluation.benchmarks.arena.play:setups"),
+    frame=lazy("evaluation.benchmarks.ttt_arena.site_frames:frame"),
+    site=lazy("evaluation.benchmarks.ttt_arena.site:add_pages"),
+    bench=lazy("evaluation.benchmarks.ttt_arena.bench:bench_arena"),
+    play=lazy("evaluation.benchmarks.ttt_arena.play:setups"),
 )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.benchmarks.ttt_arena.runner import run_arena
 from evaluation.core.grid import PolicyPool
 from policies.base import DecisionContext
 from policies.tictactoe import make_player

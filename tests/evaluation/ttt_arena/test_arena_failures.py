@@ -11,9 +11,9 @@ import pytest
 
 from evaluation import cli
 from evaluation.core.verify import verify_paths
-from tests.evaluation.arena import flaky
+from tests.evaluation.ttt_arena import flaky
 
-SPEC = "py:tests.evaluation.arena.flaky:make"
+SPEC = "py:tests.evaluation.ttt_arena.flaky:make"
 
 
 @pytest.fixture

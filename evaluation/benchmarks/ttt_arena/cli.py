@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
@@ -73,8 +73,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Run (or resume) an arena run and print its reports. Exit status 0 after a complete run
     (whatever the grades), 2 for a user error, 1 when games were aborted on our side, 130 when
     interrupted."""
-    from evaluation.benchmarks.arena.report import run_document, run_text
-    from evaluation.benchmarks.arena.runner import run_arena
+    from evaluation.benchmarks.ttt_arena.report import run_document, run_text
+    from evaluation.benchmarks.ttt_arena.runner import run_arena
     from evaluation.core.errors import RunError
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import spec_pool
@@ -151,7 +151,7 @@ def add_entry_parsers(sub: Any) -> None:
 
 
 def _entries_dir(args: argparse.Namespace) -> Path:
-    from evaluation.benchmarks.arena.entries import default_entries_dir
+    from evaluation.benchmarks.ttt_arena.entries import default_entries_dir
 
     return Path(args.entries) if args.entries else default_entries_dir()
 
@@ -159,8 +159,8 @@ def _entries_dir(args: argparse.Namespace) -> Path:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Bench the entries (or one, or a loose file). Exit 0 when every engine was graded (whatever
     its grade), 2 for a user error (a bad entry, a missing file)."""
-    from evaluation.benchmarks.arena.entries import EntryError, find_entry, load_entries
-    from evaluation.benchmarks.arena.entry_bench import bench_engine
+    from evaluation.benchmarks.ttt_arena.entries import EntryError, find_entry, load_entries
+    from evaluation.benchmarks.ttt_arena.entry_bench import bench_engine
 
     try:
         if args.file:
@@ -192,8 +192,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_table(args: argparse.Namespace) -> int:
     """Print the tier list of an entries directory."""
-    from evaluation.benchmarks.arena.entries import EntryError, load_entries
-    from evaluation.benchmarks.arena.tier_list import tier_rows, tier_text
+    from evaluation.benchmarks.ttt_arena.entries import EntryError, load_entries
+    from evaluation.benchmarks.ttt_arena.tier_list import tier_rows, tier_text
 
     try:
         rows = tier_rows(load_entries(_entries_dir(args)))

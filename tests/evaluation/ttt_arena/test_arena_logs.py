@@ -17,7 +17,7 @@ import pytest
 
 from evaluation import cli
 from evaluation.core.verify import verify_log, verify_paths
-from tests.evaluation.arena.conftest import SharedRun
+from tests.evaluation.ttt_arena.conftest import SharedRun
 
 REPO = Path(__file__).resolve().parents[3]
 GAMES = 188 + 24

@@ -14,7 +14,7 @@ from typing import Any
 
 from arcade_gym.tictactoe.game import TicTacToeGame
 from arcade_gym.tictactoe.render import frame as game_frame
-from evaluation.benchmarks.arena.episode import MatchEpisode, PositionEpisode
+from evaluation.benchmarks.ttt_arena.episode import MatchEpisode, PositionEpisode
 
 
 def _cells(pairs: Any) -> list[list[int]]:

@@ -1,4 +1,5 @@
-"""`py:tests.evaluation.arena.flaky:make`: the Tactician, except that our side fails now and then.
+"""`py:tests.evaluation.ttt_arena.flaky:make`: the Tactician, except that our side fails now and
+then.
 
 `FAIL_ON` lists question numbers (1-based, per process) whose call fails with a service failure
 (`FAIL_KIND = "service"`) or a run stop (`"stop"`).

@@ -15,7 +15,7 @@ import numpy as np
 
 from arcade_gym.core.throughput import Figures, passes_per_s
 from arcade_gym.core.warmup import warm
-from evaluation.benchmarks.arena.suite import build_suite, classify, selfplay_positions
+from evaluation.benchmarks.ttt_arena.suite import build_suite, classify, selfplay_positions
 from evaluation.core.grid import PolicyPool
 
 
@@ -51,7 +51,7 @@ def oracle_positions(seconds: float, size: int, seed: int = 0) -> float:
 
 def bench_arena(seconds: float = 3.0) -> Figures:
     """The oracle's positions per second, and the suite build and a Tactician arena run."""
-    from evaluation.benchmarks.arena.runner import run_arena
+    from evaluation.benchmarks.ttt_arena.runner import run_arena
     from policies.tictactoe import make_player
 
     compile_s = warmup()

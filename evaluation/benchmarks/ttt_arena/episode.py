@@ -31,10 +31,10 @@ from arcade_gym.tictactoe.contract import AnswerCheck, TicTacToeQuestion
 from arcade_gym.tictactoe.game import TicTacToeGame
 from arcade_gym.tictactoe.rules import RULESET_ID, SIZES, O, X
 from arcade_gym.tictactoe.sparring import opening_move, sparring_move
-from evaluation.benchmarks.arena.answers import judge_call, move_fields, wire_answer
-from evaluation.benchmarks.arena.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
-from evaluation.benchmarks.arena.grading import match_points
-from evaluation.benchmarks.arena.suite import SUITE_VERSION, MatchSpec, SuitePosition
+from evaluation.benchmarks.ttt_arena.answers import judge_call, move_fields, wire_answer
+from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
+from evaluation.benchmarks.ttt_arena.grading import match_points
+from evaluation.benchmarks.ttt_arena.suite import SUITE_VERSION, MatchSpec, SuitePosition
 from evaluation.core.episode import Call, Judged, LiveCaller, Rules, play_episode
 from evaluation.core.eventlog import GameLog, header_event, to_jsonable
 from evaluation.core.policy_call import CallOutcome, call_policy
@@ -307,7 +307,7 @@ class FreeOpponent:
         other file on the machine makes `verify` refuse it without running or revealing it."""
         import hashlib
 
-        from evaluation.benchmarks.arena.entries import EntryError, read_engine
+        from evaluation.benchmarks.ttt_arena.entries import EntryError, read_engine
         from policies.engines.arena import BrainfuckEngine
         from policies.specs import make_policy
 
@@ -331,7 +331,11 @@ class FreeOpponent:
         path in its own folder, or, when the log comes from another checkout, the same entry's
         engine among the shipped entries (the hash still decides). `ValueError` naming the
         recorded path when neither exists; None for a sparring name."""
-        from evaluation.benchmarks.arena.entries import EntryError, default_entries_dir, find_entry
+        from evaluation.benchmarks.ttt_arena.entries import (
+            EntryError,
+            default_entries_dir,
+            find_entry,
+        )
 
         path = self.file
         if path is None:
@@ -352,7 +356,11 @@ class FreeOpponent:
 def free_opponent(text: str, entries_dir: Path | None = None) -> FreeOpponent:
     """The opponent `text` names: `entry:ID` (an entry of `entries_dir`, default the shipped
     entries), `bf:PATH` or a sparring partner's name; `ValueError` naming the forms otherwise."""
-    from evaluation.benchmarks.arena.entries import default_entries_dir, engine_sha256, find_entry
+    from evaluation.benchmarks.ttt_arena.entries import (
+        default_entries_dir,
+        engine_sha256,
+        find_entry,
+    )
 
     text = text.strip()
     prefix, _, body = text.partition(":")

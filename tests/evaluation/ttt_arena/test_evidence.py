@@ -1,4 +1,4 @@
-"""Saved arena results are evidence, not claims (`evaluation/benchmarks/arena/evidence.py`): the
+"""Saved arena results are evidence, not claims (`evaluation/benchmarks/ttt_arena/evidence.py`): the
 tier list ranks a result only when its logs replay, re-compute it and are its engine's play; a
 planted, malformed or stale result is listed as unverified with the reason, in one line."""
 
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from evaluation import cli
-from evaluation.benchmarks.arena.entries import load_entries, load_entry
-from evaluation.benchmarks.arena.evidence import verified_results
-from evaluation.benchmarks.arena.tier_list import tier_rows
+from evaluation.benchmarks.ttt_arena.entries import load_entries, load_entry
+from evaluation.benchmarks.ttt_arena.evidence import verified_results
+from evaluation.benchmarks.ttt_arena.tier_list import tier_rows
 
 REPO = Path(__file__).resolve().parents[3]
 SHIPPED = REPO / "seeds" / "arena" / "entries"

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arcade_gym.tictactoe.rules import RULESET_ID, SIZES
-from evaluation.benchmarks.arena.grading import WEIGHTS, grade_for, weighted_score
-from evaluation.benchmarks.arena.suite import CATEGORIES, CATEGORY_TITLES
+from evaluation.benchmarks.ttt_arena.grading import WEIGHTS, grade_for, weighted_score
+from evaluation.benchmarks.ttt_arena.suite import CATEGORIES, CATEGORY_TITLES
 from policies.tictactoe import BUILTINS
 
 REPORT_VERSION = 2

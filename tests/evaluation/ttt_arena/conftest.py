@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
-from evaluation.benchmarks.arena.report import ArenaReport
-from evaluation.benchmarks.arena.runner import run_arena
+from evaluation.benchmarks.ttt_arena.report import ArenaReport
+from evaluation.benchmarks.ttt_arena.runner import run_arena
 from evaluation.core.grid import PolicyPool
 from policies.base import DecisionContext
 from policies.specs import make_policy

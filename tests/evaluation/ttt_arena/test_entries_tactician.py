@@ -77,8 +77,8 @@ def test_tactician_stays_within_the_limits_on_a_crowded_10x10(tactician: Brainfu
 
 @pytest.mark.slow
 def test_a_fresh_bench_of_the_tactician_repeats_its_official_result() -> None:
-    from evaluation.benchmarks.arena.entries import load_entry, official_result
-    from evaluation.benchmarks.arena.entry_bench import bench_engine
+    from evaluation.benchmarks.ttt_arena.entries import load_entry, official_result
+    from evaluation.benchmarks.ttt_arena.entry_bench import bench_engine
 
     entry = load_entry(ENGINE.parent)
     official = official_result(entry)

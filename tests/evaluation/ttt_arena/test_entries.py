@@ -1,5 +1,5 @@
-"""Arena entries (`evaluation/benchmarks/arena/entries.py`): folder ids, `engine.bf`, `entry.json`
-checked field by field, the shipped entries and their committed official results."""
+"""Arena entries (`evaluation/benchmarks/ttt_arena/entries.py`): folder ids, `engine.bf`,
+`entry.json` checked field by field, the shipped entries and their committed official results."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.benchmarks.arena.defaults import DEFAULT_SEED
-from evaluation.benchmarks.arena.entries import (
+from evaluation.benchmarks.ttt_arena.defaults import DEFAULT_SEED
+from evaluation.benchmarks.ttt_arena.entries import (
     EntryError,
     EntryMetadata,
     default_entries_dir,

@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.tictactoe.rules import RULESET_ID
-from evaluation.benchmarks.arena.answers import WireAnswers
-from evaluation.benchmarks.arena.defaults import MAX_SEED, MAX_TIMEOUT_MS
-from evaluation.benchmarks.arena.episode import (
+from evaluation.benchmarks.ttt_arena.answers import WireAnswers
+from evaluation.benchmarks.ttt_arena.defaults import MAX_SEED, MAX_TIMEOUT_MS
+from evaluation.benchmarks.ttt_arena.episode import (
     FREE_MATCH,
     FreeOpponent,
     Item,
@@ -29,7 +29,7 @@ from evaluation.benchmarks.arena.episode import (
     free_match_spec,
     make_episode,
 )
-from evaluation.benchmarks.arena.suite import SUITE_VERSION, build_suite
+from evaluation.benchmarks.ttt_arena.suite import SUITE_VERSION, build_suite
 from evaluation.core.eventlog import LogContents, to_jsonable
 from evaluation.core.registry import Replay
 

@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from arcade_gym.tictactoe.rules import RULESET_ID
-from evaluation.benchmarks.arena.defaults import (
+from evaluation.benchmarks.ttt_arena.defaults import (
     BENCHMARK_ID,
     DEFAULT_SEED,
     DEFAULT_TIMEOUT_MS,
     MAX_SEED,
     MAX_TIMEOUT_MS,
 )
-from evaluation.benchmarks.arena.episode import Item, play_arena_game
-from evaluation.benchmarks.arena.report import ArenaReport, build_report
-from evaluation.benchmarks.arena.suite import SUITE_VERSION, Suite, build_suite
+from evaluation.benchmarks.ttt_arena.episode import Item, play_arena_game
+from evaluation.benchmarks.ttt_arena.report import ArenaReport, build_report
+from evaluation.benchmarks.ttt_arena.suite import SUITE_VERSION, Suite, build_suite
 from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor
 from evaluation.core.grid import Key, PolicyPool, play_grid

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evaluation.benchmarks.arena.entries import Entry
-from evaluation.benchmarks.arena.evidence import Evidence, verified_results
+from evaluation.benchmarks.ttt_arena.entries import Entry
+from evaluation.benchmarks.ttt_arena.evidence import Evidence, verified_results
 
 COLUMNS = (
     "Entry",
