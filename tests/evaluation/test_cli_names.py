@@ -183,3 +183,11 @@ def test_each_benchmark_id_is_defined_once_in_its_defaults_module() -> None:
         defaults = importlib.import_module(f"evaluation.benchmarks.{folder.name}.defaults")
         package = importlib.import_module(f"evaluation.benchmarks.{folder.name}")
         assert package.BENCHMARK.name == defaults.BENCHMARK_ID
+
+
+def test_each_benchmark_folder_is_its_id() -> None:
+    root = Path(__file__).resolve().parents[2] / "evaluation" / "benchmarks"
+    folders = {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
+    assert folders == {b.name.replace("-", "_") for b in benchmarks()}
+    tests = Path(__file__).resolve().parent
+    assert {b.name.replace("-", "_") for b in benchmarks()} <= {p.name for p in tests.iterdir()}
