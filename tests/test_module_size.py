@@ -16,14 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("arcade_gym", "policies", "evaluation")
 MAX_LINES = 500
 
-KNOWN_EXCEPTIONS = {
-    # Issue 21: NARCADE's runner moves onto `play_grid` and its site splits into inputs and
-    # pages (helpers G4 and A); until those land these two stay longer. The integrator removes
-    # both entries once they have.
-    "evaluation/benchmarks/narcade/runner.py",
-    "evaluation/benchmarks/narcade/site.py",
-}
-
 
 def _is_njit(decorator: ast.expr) -> bool:
     """`@njit`, `@numba.njit`, `@njit(...)` or `@numba.njit(...)`."""
@@ -57,7 +49,7 @@ def test_no_module_outside_kernel_files_is_longer_than_500_lines() -> None:
     for path in _modules():
         name = path.relative_to(ROOT).as_posix()
         lines = _lines(path)
-        if lines <= MAX_LINES or name in KNOWN_EXCEPTIONS:
+        if lines <= MAX_LINES:
             continue
         if not is_kernel_file(path.read_text(encoding="utf-8")):
             long.append(f"{name} ({lines} lines)")
