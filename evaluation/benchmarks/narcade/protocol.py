@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID as BENCHMARK_ID  # re-exported
-
 RULES_VERSION = "0.4.0"
 """NARCADE rules version (Snake, Minesweeper, Tetris with primitive controls)."""
 PROTOCOL_VERSION = "arcade-narcade-obs@2"

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.narcade.protocol import BENCHMARK_ID, GAMES, READABLE_RESULT_FORMATS
+from evaluation.benchmarks.narcade.defaults import BENCHMARK_ID
+from evaluation.benchmarks.narcade.protocol import GAMES, READABLE_RESULT_FORMATS
 from evaluation.benchmarks.narcade.publish import PUBLICATION_FORMAT
 from evaluation.benchmarks.narcade.results import read_json, result_path
 from evaluation.core.rundir import safe_name
