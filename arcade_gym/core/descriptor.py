@@ -38,7 +38,7 @@ class GameDescriptor:
     (`module:function(seconds) -> arcade_gym.core.throughput.Figures`) adds the figures
     `arcade-eval bench` cannot measure generically (every env's steps are measured for it).
     `viewer` (`package:file`, e.g. `arcade_gym.tetris:viewer.js`) is the script the results site
-    copies to draw the frames of its `render.frame` (`docs/frames.md`); None: no replay viewer.
+    copies to draw the frames of its `frame.py:frame` (`docs/frames.md`); None: no replay viewer.
     """
 
     name: str

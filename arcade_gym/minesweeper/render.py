@@ -3,20 +3,15 @@
 Pure functions over numpy arrays so the env, the harness and a replay viewer share them. `view` is
 the visible board, int8 (rows, cols): -2 hidden, -1 flagged, 0..8 revealed counts. The optional
 `field` (same shape, 9 = mine) is the hidden truth: pass it once a game is over to show the mines,
-with `exploded` the (row, col) of the mine that ended it. `frame(game)` is the JSON the site's
-viewer (`viewer.js` beside this file) draws.
+with `exploded` the (row, col) of the mine that ended it. The JSON frame the site's viewer draws is
+`frame.py`'s.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import numpy as np
 
 from arcade_gym.minesweeper.rules import FLAG_CHAR, HIDDEN, HIDDEN_CHAR, MINE
-
-if TYPE_CHECKING:
-    from arcade_gym.minesweeper.game import MinesweeperGame
 
 MINE_CHAR, EXPLODED_CHAR = "*", "X"
 
@@ -177,26 +172,3 @@ def render_rgb(
             elif ch in (MINE_CHAR, EXPLODED_CHAR):
                 _stamp(image, r, c, "*", MINE_INK, cell_px)
     return image
-
-
-def frame(game: MinesweeperGame) -> dict[str, Any]:
-    """The game's state as the viewer's JSON frame (`docs/frames.md`): `rows`, `cols`, `board`
-    (one string per row as `board_rows` writes it, and once the game is over also `*` for the
-    mines still hidden and `X` for the one revealed), `mines`, `flags`, `revealed`, `safeCells`,
-    `moves` (actions since the opening), `score`, `over`, `endReason`."""
-    over = game.over
-    field = game.field_grid if over else None
-    chars = _chars(game.board, field, game.exploded if over else None)
-    return {
-        "rows": game.rows,
-        "cols": game.cols,
-        "board": ["".join(row) for row in chars.tolist()],
-        "mines": game.n_mines,
-        "flags": game.flags,
-        "revealed": game.revealed,
-        "safeCells": game.safe_cells,
-        "moves": game.decisions,
-        "score": game.score,
-        "over": over,
-        "endReason": game.end_reason,
-    }

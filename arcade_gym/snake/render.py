@@ -2,18 +2,14 @@
 
 Pure functions of the board size, the snake (cells head first, `(row, col)`, row 0 at the top)
 and the food, so the env, the harness and a replay viewer share them without a game object;
-`frame(game)` is the JSON the site's viewer (`viewer.js` beside this file) draws.
+the JSON frame the site's viewer draws is `frame.py`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from arcade_gym.snake.game import SnakeGame
 
 EMPTY_CHAR, BODY_CHAR, HEAD_CHAR, FOOD_CHAR = ".", "o", "@", "*"
 
@@ -86,25 +82,3 @@ def render_rgb(
         image[::cell_px, :] = GRID_LINE
         image[:, ::cell_px] = GRID_LINE
     return image
-
-
-def frame(game: SnakeGame) -> dict[str, Any]:
-    """The game's state as the viewer's JSON frame (`docs/frames.md`): `rows`, `cols`, `snake`
-    (`[row, col]` cells, head first), `food` (`[row, col]` or None), `length`, `heading` (a
-    direction name), `moves` (steps taken, realtime ticks included), `score`, `over`,
-    `endReason`."""
-    from arcade_gym.snake.rules import DIRECTION_NAMES
-
-    food = game.food
-    return {
-        "rows": game.rows,
-        "cols": game.cols,
-        "snake": [[r, c] for r, c in game.snake_cells()],
-        "food": None if food is None else [food[0], food[1]],
-        "length": game.length,
-        "heading": DIRECTION_NAMES[game.heading],
-        "moves": game.moves,
-        "score": game.score,
-        "over": game.over,
-        "endReason": game.end_reason,
-    }

@@ -2,24 +2,17 @@
 frames for Gymnasium's `rgb_array` mode.
 
 Pure functions over numpy arrays so the environment, the harness and the replay viewer share them
-without a game object; `frame(game)` is the JSON the site's viewer (`viewer.js` beside this file)
-draws, a pure function of one game's state. A board is a uint8 array, shape (20, 10), row 0 at the
-top: 0 is empty and `k` is piece type `k - 1` (an index into `PIECE_LETTERS`). The optional active
-piece is a tuple `(type, x, y, rotation)`; its cells are `SHAPES[type, rotation] + (x, y)`, and
-cells above the board (negative rows) are not drawn.
+without a game object (the JSON frame the site's viewer draws is `frame.py`'s). A board is a
+uint8 array, shape (20, 10), row 0 at the top: 0 is empty and `k` is piece type `k - 1` (an index
+into `PIECE_LETTERS`). The optional active piece is a tuple `(type, x, y, rotation)`; its cells
+are `SHAPES[type, rotation] + (x, y)`, and cells above the board (negative rows) are not drawn.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import numpy as np
 
 from arcade_gym.tetris.rules import PIECE_LETTERS, SHAPES
-
-if TYPE_CHECKING:
-    from arcade_gym.tetris.game import TetrisGame
-    from arcade_gym.tetris.primitive_game import TetrisControlGame
 
 ActiveTuple = tuple[int | str, int, int, int]
 """(type, x, y, rotation); `type` is a piece index or its letter."""
@@ -140,56 +133,3 @@ def render_rgb(
         image[::cell_px, :] = GRID_LINE
         image[:, ::cell_px] = GRID_LINE
     return image
-
-
-FRAME_FORMAT = 2
-"""The Tetris frame's `format`: 2 codes cells in `PIECE_LETTERS` order, the engine's own (format 1,
-gone, had its own order)."""
-
-
-def frame(game: TetrisGame | TetrisControlGame) -> dict[str, Any]:
-    """The game's state as the viewer's JSON frame (`docs/frames.md`).
-
-    Keys: `format`; `board`, rows top to bottom, each cell the engine's value (0 empty, `k` the
-    piece `PIECE_LETTERS[k - 1]`); `active` and `ghost` (where it would hard-drop), each
-    `{"cells": [[row, col]], "kind": letter}` with only the cells on the board, or None once the
-    game is over; `score`, `lines`, `level`, `pieces` (locked), `tick`, `next` and `hold`
-    (letters), `combo`, `backToBack`, `gravityMs`, `over`, `endReason`. A `TetrisControlGame`
-    (primitive controls) is framed as the `TetrisGame` it plays, ending when it ends.
-    """
-    from arcade_gym.tetris import engine as E
-    from arcade_gym.tetris.primitive_game import TetrisControlGame
-
-    inner = game.game if isinstance(game, TetrisControlGame) else game
-    board = inner.board
-    active = ghost = None
-    if not game.over:
-        kind, x, y, rotation = inner.active
-        drop = int(E.drop_distance(board, kind, x, y, rotation))
-        active = _frame_piece((kind, x, y, rotation), board.shape)
-        ghost = _frame_piece((kind, x, y + drop, rotation), board.shape)
-    hold = inner.hold_piece
-    return {
-        "format": FRAME_FORMAT,
-        "board": _check_board(board).tolist(),
-        "active": active,
-        "ghost": ghost,
-        "score": inner.score,
-        "lines": inner.lines,
-        "level": inner.level,
-        "pieces": inner.pieces,
-        "tick": inner.tick,
-        "next": [PIECE_LETTERS[p] for p in inner.next_pieces],
-        "hold": None if hold is None else PIECE_LETTERS[hold],
-        "combo": inner.combo,
-        "backToBack": inner.back_to_back,
-        "gravityMs": inner.gravity_ms(),
-        "over": game.over,
-        "endReason": game.end_reason,
-    }
-
-
-def _frame_piece(active: ActiveTuple, shape: tuple[int, int]) -> dict[str, Any]:
-    rows, cols = active_cells(active, shape)
-    cells = [[int(r), int(c)] for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
-    return {"cells": cells, "kind": PIECE_LETTERS[_piece_index(active[0])]}

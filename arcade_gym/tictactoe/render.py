@@ -1,19 +1,14 @@
 """Pictures of a k-in-a-row board: text for terminals and prompts, RGB frames for `rgb_array`.
 
 Pure functions of an (n, n) int8 board (0 empty, 1 X, 2 O), shared by both envs and the arena;
-`frame(game)` is the JSON the site's viewer (`viewer.js` beside this file) draws.
+the JSON frame the site's viewer draws is `frame.py`'s.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import numpy as np
 
 from arcade_gym.tictactoe.rules import MARKS, X
-
-if TYPE_CHECKING:
-    from arcade_gym.tictactoe.game import TicTacToeGame
 
 BACKGROUND = np.array((245, 240, 225), dtype=np.uint8)
 GRID_LINE = np.array((60, 60, 60), dtype=np.uint8)
@@ -67,18 +62,3 @@ def render_rgb(board: np.ndarray, *, cell_px: int = 32) -> np.ndarray:
     image[-1, :] = GRID_LINE
     image[:, -1] = GRID_LINE
     return image
-
-
-def frame(game: TicTacToeGame) -> dict[str, Any]:
-    """The game's state as the viewer's JSON frame (`docs/frames.md`): `size`, `k`, `rows` (of
-    `X` / `O` / `.`), `toMove` (`X` or `O`, None once over), `ply` (marks placed), `winner`
-    (`X`, `O` or None) and `over`."""
-    return {
-        "size": game.size,
-        "k": game.k,
-        "rows": list(game.rows()),
-        "toMove": None if game.over else MARKS[game.to_move],
-        "ply": game.placed,
-        "winner": MARKS[game.winner] if game.winner else None,
-        "over": game.over,
-    }

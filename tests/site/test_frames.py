@@ -1,4 +1,4 @@
-"""The frame contract (`docs/frames.md`): every game's `render.frame` is pure JSON of its state,
+"""The frame contract (`docs/frames.md`): every game's `frame.py:frame` is pure JSON of its state,
 a benchmark's frame depends on the episode alone, the viewers come from the games' descriptors
 (a toy game's too), and `evaluation/site/` names no game."""
 
@@ -100,12 +100,12 @@ def _chess(moves: int) -> ChessGame:
 
 
 def _frames() -> dict[str, tuple[Callable[[int], Any], Callable[[Any], dict[str, Any]]]]:
-    from arcade_gym.chess.render import frame as chess_frame
-    from arcade_gym.minesweeper.render import frame as minesweeper_frame
-    from arcade_gym.snake.render import frame as snake_frame
-    from arcade_gym.sudoku.render import frame as sudoku_frame
-    from arcade_gym.tetris.render import frame as tetris_frame
-    from arcade_gym.tictactoe.render import frame as tictactoe_frame
+    from arcade_gym.chess.frame import frame as chess_frame
+    from arcade_gym.minesweeper.frame import frame as minesweeper_frame
+    from arcade_gym.snake.frame import frame as snake_frame
+    from arcade_gym.sudoku.frame import frame as sudoku_frame
+    from arcade_gym.tetris.frame import frame as tetris_frame
+    from arcade_gym.tictactoe.frame import frame as tictactoe_frame
 
     return {
         "tetris": (_tetris, tetris_frame),
@@ -119,7 +119,7 @@ def _frames() -> dict[str, tuple[Callable[[int], Any], Callable[[Any], dict[str,
 
 
 GAMES = _frames()
-"""Per game (a policy game for Tetris' two): a game after n moves, and its `render.frame`."""
+"""Per game (a policy game for Tetris' two): a game after n moves, and its `frame.py:frame`."""
 
 
 def _plain(value: Any) -> bool:

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from arcade_gym.sudoku.frame import cell_marks
 from arcade_gym.sudoku.grader import grade
-from arcade_gym.sudoku.render import cell_marks
 from arcade_gym.sudoku.rules import parse_puzzle
 from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku import BENCHMARK

@@ -20,7 +20,7 @@ from typing import Any
 
 import chess
 
-from arcade_gym.chess.render import frame as game_frame
+from arcade_gym.chess.frame import frame as game_frame
 from evaluation.benchmarks.chess_ladder.grading import judgement, win_percent
 
 

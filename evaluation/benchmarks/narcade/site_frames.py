@@ -3,8 +3,8 @@
 `frame(episode, event)` (the `Benchmark.frame` hook, called by
 `evaluation/core/replay_export.py` on an episode it re-simulates) reads the engine's state after
 `event` (None at the start), never the log's own claims. The game's fields come from its
-`render.frame` (`arcade_gym/snake/render.py`, `arcade_gym/minesweeper/render.py`,
-`arcade_gym/tetris/render.py`); NARCADE adds `game`, `score`, `decisions`, `over` and
+`frame.frame` (`arcade_gym/snake/frame.py`, `arcade_gym/minesweeper/frame.py`,
+`arcade_gym/tetris/frame.py`); NARCADE adds `game`, `score`, `decisions`, `over` and
 `endReason` (the episode's: a policy's failure or a cap ends it too) and, after a decision, the
 control or cell played (`action`, None for a bad answer), its judgement (`status`) and what
 realtime play did meanwhile (`effect`); a Minesweeper frame also names the action's `cell`
@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from arcade_gym.minesweeper.render import frame as minesweeper_frame
-from arcade_gym.snake.render import frame as snake_frame
-from arcade_gym.tetris.render import frame as tetris_frame
+from arcade_gym.minesweeper.frame import frame as minesweeper_frame
+from arcade_gym.snake.frame import frame as snake_frame
+from arcade_gym.tetris.frame import frame as tetris_frame
 
 GAME_FRAMES: dict[str, Callable[[Any], dict[str, Any]]] = {
     "snake": snake_frame,
     "minesweeper": minesweeper_frame,
     "tetris": tetris_frame,
 }
-"""Each NARCADE game's frame (`render.frame` of its game folder)."""
+"""Each NARCADE game's frame (`frame.frame` of its game folder)."""
 
 
 def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -16,8 +16,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from arcade_gym.sudoku.frame import grid_frame
 from arcade_gym.sudoku.grader import grade
-from arcade_gym.sudoku.render import grid_frame
 from arcade_gym.sudoku.rules import BEYOND, TIER_NAMES, parse_puzzle
 
 

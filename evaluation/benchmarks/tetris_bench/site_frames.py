@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.tetris import engine as E
+from arcade_gym.tetris.frame import frame as game_frame
 from arcade_gym.tetris.game import TetrisGame
-from arcade_gym.tetris.render import frame as game_frame
 from arcade_gym.tetris.rules import PIECE_LETTERS, SHAPES
 from evaluation.benchmarks.tetris_bench.episode import TetrisEpisode
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from arcade_gym.tictactoe.frame import frame as game_frame
 from arcade_gym.tictactoe.game import TicTacToeGame
-from arcade_gym.tictactoe.render import frame as game_frame
 from evaluation.benchmarks.ttt_arena.episode import MatchEpisode, PositionEpisode
 
 
