@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from arcade_gym.core.clock import Clock, WallClock
 from evaluation.core.eventlog import from_jsonable, to_jsonable
@@ -67,8 +67,13 @@ class Judged:
     reason: str | None = None
 
 
-class Episode(Protocol):
-    """One game under a benchmark's protocol (see `docs/adding-a-benchmark.md`)."""
+Q = TypeVar("Q")
+"""A benchmark's question type (its contract model)."""
+
+
+class Episode(Protocol[Q]):
+    """One game under a benchmark's protocol (see `docs/adding-a-benchmark.md`), asking questions
+    of type `Q`: `judge` is handed back the very question `question()` asked."""
 
     rules: Rules
     realtime: bool
@@ -78,13 +83,13 @@ class Episode(Protocol):
     def over(self) -> bool:
         """Whether the game has ended (by its rules or by `force_end`)."""
 
-    def question(self) -> Any:
+    def question(self) -> Q:
         """The next question (a contract model)."""
 
     def call_limit_ms(self) -> float | None:
         """How long the next call may take (None: no limit)."""
 
-    def judge(self, call: CallOutcome, question: Any) -> Judged:
+    def judge(self, call: CallOutcome, question: Q) -> Judged:
         """Judge a call against the question it answered; never raises."""
 
     def apply(self, judged: Judged, elapsed_ms: float | None) -> dict[str, Any]:
@@ -313,7 +318,7 @@ class Played:
 
 
 def play_episode(
-    episode: Episode,
+    episode: Episode[Q],
     caller: Caller,
     sink: Sink,
     *,
