@@ -1,5 +1,5 @@
 """Shared fixtures of the chess tests: random game positions and a PettingZoo chess_v6 import
-that works without pygame (used only by its renderer)."""
+that works without pygame (used only by its renderer). Stockfish: `tests/engines/stockfish.py`."""
 
 from __future__ import annotations
 
@@ -35,13 +35,3 @@ def pz_chess() -> types.ModuleType:
     from pettingzoo.classic.chess import chess as pz
 
     return pz
-
-
-def stockfish_or_skip() -> str:
-    """The Stockfish binary, or skip (CI installs Debian's `stockfish`)."""
-    from policies.engines.uci import EngineMissingError, find_stockfish
-
-    try:
-        return find_stockfish()
-    except EngineMissingError as exc:
-        pytest.skip(str(exc))

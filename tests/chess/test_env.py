@@ -134,7 +134,7 @@ def test_reset_option_start_sets_the_position() -> None:
 
 def test_a_stockfish_rung_plays_as_a_callable_opponent_and_is_closed() -> None:
     from policies.engines.uci import UciEngine, parse_uci_spec
-    from tests.chess.conftest import stockfish_or_skip
+    from tests.engines.stockfish import stockfish_or_skip
 
     stockfish_or_skip()
     engine = UciEngine(parse_uci_spec("stockfish?Threads=1", nodes=200))

@@ -18,7 +18,7 @@ from policies.engines.uci import (
     make_uci_policy,
     parse_uci_spec,
 )
-from tests.chess.conftest import stockfish_or_skip
+from tests.engines.stockfish import stockfish_or_skip
 
 
 def _alive(pid: int) -> bool:

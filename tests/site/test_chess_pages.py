@@ -31,7 +31,7 @@ from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.inputs import run_dirs
 from policies.base import DecisionContext, PolicyIdentity
 from policies.chess import BUILTINS
-from tests.chess.conftest import stockfish_or_skip
+from tests.engines.stockfish import stockfish_or_skip
 from tests.site.conftest import file_url
 
 register(chess_ladder.BENCHMARK)

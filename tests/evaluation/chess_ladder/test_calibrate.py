@@ -14,7 +14,7 @@ from evaluation.benchmarks.chess_ladder.calibrate import (
 )
 from evaluation.benchmarks.chess_ladder.ladder import parse_ladder
 from evaluation.benchmarks.chess_ladder.ratings import PairResult
-from tests.chess.conftest import stockfish_or_skip
+from tests.engines.stockfish import stockfish_or_skip
 
 
 def test_stockfish_rungs_span_the_binarys_range() -> None:

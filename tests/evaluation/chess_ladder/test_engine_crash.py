@@ -18,10 +18,16 @@ from evaluation.core.episode import GameAbortedError
 from evaluation.core.verify import verify_log
 from policies.base import DecisionContext, PolicyIdentity
 from policies.engines.uci import UciPolicy, parse_uci_spec
-from tests.chess.conftest import stockfish_or_skip
-from tests.chess.test_protocol import FlatJudge, Scripted, _events, _play, _settings
 from tests.engines.fake_uci import wrapper
+from tests.engines.stockfish import stockfish_or_skip
 from tests.engines.test_process_engine import wait_dead
+from tests.evaluation.chess_ladder.test_protocol import (
+    FlatJudge,
+    Scripted,
+    _events,
+    _play,
+    _settings,
+)
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups and /proc are POSIX")
 

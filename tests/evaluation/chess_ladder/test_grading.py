@@ -18,7 +18,7 @@ from evaluation.benchmarks.chess_ladder.grading import (
     summarise,
     win_percent,
 )
-from tests.chess.conftest import stockfish_or_skip
+from tests.engines.stockfish import stockfish_or_skip
 
 
 @pytest.mark.parametrize(

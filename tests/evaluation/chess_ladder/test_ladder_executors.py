@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from evaluation.core.executor import Executor, LocalExecutor, RayExecutor
-from tests.chess.conftest import stockfish_or_skip
+from tests.engines.stockfish import stockfish_or_skip
 
 
 def ladder(out: Path, executor: Executor) -> Any:

@@ -23,7 +23,7 @@ from evaluation.core.registry import register
 from evaluation.core.verify import verify_log
 from policies.base import DecisionContext, PolicyIdentity
 from policies.chess import BUILTINS
-from tests.chess.conftest import stockfish_or_skip
+from tests.engines.stockfish import stockfish_or_skip
 
 register(chess_ladder.BENCHMARK)
 

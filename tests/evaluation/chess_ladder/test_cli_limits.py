@@ -12,7 +12,7 @@ import pytest
 from evaluation.cli import main
 from evaluation.core.verify import verify_log
 from policies.chess import BUILTINS
-from tests.chess.test_protocol import _play
+from tests.evaluation.chess_ladder.test_protocol import _play
 
 
 @pytest.mark.parametrize(
