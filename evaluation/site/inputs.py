@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from evaluation.core.rundir import MANIFEST, inside_root
 from evaluation.core.untrusted_json import read_json
@@ -76,3 +77,14 @@ def runs_among(
             used.append(Path(path))
             runs.extend(found)
     return used, runs
+
+
+def read_input(path: Path) -> Any:
+    """A JSON file of a site input, read within `read_json`'s bounds; one `SiteError` line naming
+    the file when it is unreadable, too large or nested too deeply (inputs are untrusted)."""
+    from evaluation.site.build import SiteError
+
+    try:
+        return read_json(path)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise SiteError(f"{path} is unreadable ({exc}); remove or replace it") from None

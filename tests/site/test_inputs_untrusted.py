@@ -75,3 +75,37 @@ def test_site_with_a_run_linked_outside_is_one_line(
     assert main(["site", "--output", str(tmp_path / "site"), str(folder)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"{folder / 'theirs'} is a symbolic link" in err[0]
+
+
+def _chess_run(tmp_path: Path) -> Path:
+    import shutil
+
+    run = tmp_path / "chess"
+    shutil.copytree(
+        Path(__file__).resolve().parents[2] / "docs/results/chess-ladder/material-2ply", run
+    )
+    return run
+
+
+def test_a_deeply_nested_chess_result_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _chess_run(tmp_path)
+    result = sorted((run / "results").rglob("*.json"))[0]
+    result.write_text('{"x": ' + DEEP + "}")
+    assert main(["site", "--output", str(tmp_path / "site"), str(run)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and result.name in err[0] and "unreadable" in err[0]
+
+
+def test_a_chess_result_folder_named_with_markup_builds_a_safe_page(tmp_path: Path) -> None:
+    run = _chess_run(tmp_path)
+    rung = sorted((run / "results").rglob("*.json"))[0].parent
+    hostile = '<img src=x onerror="alert(1)">'
+    for top in ("results", "logs", "pgn"):
+        folder = run / top / rung.relative_to(run / "results")
+        if folder.is_dir():
+            folder.rename(folder.with_name(hostile))
+    assert main(["site", "--output", str(tmp_path / "site"), str(run)]) == 0
+    pages = [p.read_text() for p in (tmp_path / "site").rglob("*.html")]
+    assert pages and not any(hostile in page for page in pages)

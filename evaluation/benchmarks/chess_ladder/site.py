@@ -13,7 +13,6 @@ its games without a rating.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +24,7 @@ from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
-from evaluation.site.inputs import runs_among
+from evaluation.site.inputs import read_input, runs_among
 from evaluation.site.plots import interval_plot
 
 SECTION = "chess-ladder"
@@ -59,12 +58,12 @@ class LadderRunPages:
 
 def load_run(path: Path) -> LadderRunPages:
     """A run's report rows and its finished games (their results, logs and PGN files)."""
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    manifest = read_input(path / "manifest.json")
     identities: dict[str, dict[str, Any]] = manifest.get("policies") or {}
     slugs = {spec: str(ident.get("slug", spec)) for spec, ident in identities.items()}
     report_file = path / "report.json"
     complete = manifest.get("status") == "complete" and report_file.is_file()
-    report = json.loads(report_file.read_text(encoding="utf-8")) if complete else {}
+    report = read_input(report_file) if complete else {}
     run = LadderRunPages(
         path, complete, str(report.get("scale", "")), list(report.get("models", [])), slugs
     )
@@ -72,7 +71,7 @@ def load_run(path: Path) -> LadderRunPages:
         folder = path / "results" / safe_name(spec)
         for result in sorted(folder.glob("*/*/*.json")):
             variant, rung, game = result.parent.parent.name, result.parent.name, result.stem
-            saved = json.loads(result.read_text(encoding="utf-8"))
+            saved = read_input(result)
             parts = (safe_name(spec), variant, rung)
             log = path.joinpath("logs", *parts, f"{game}.jsonl")
             pgn = path.joinpath("pgn", *parts, f"{game}.pgn")
@@ -323,7 +322,8 @@ class _Pages:
             saved = game.saved
             replay = "\u2014"
             if game.log is not None:
-                target = f"{SECTION}/replays/{key}/{variant}/{rung}/{safe_name(name)}.html"
+                where = "/".join(safe_name(part) for part in (variant, rung, name))
+                target = f"{SECTION}/replays/{key}/{where}.html"
                 self.replay_page(target, page, slug, game)
                 replay = link(self.build.href(page, target), "replay")
             if game.pgn is not None:

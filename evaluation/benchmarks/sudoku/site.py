@@ -10,7 +10,6 @@ marked incomplete.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from evaluation.benchmarks.sudoku.site_frames import cell_tiers
 from evaluation.core.eventlog import read_log
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
-from evaluation.site.inputs import runs_among
+from evaluation.site.inputs import read_input, runs_among
 from evaluation.site.plots import calibration_bins, calibration_plot, interval_plot
 
 SECTION = "sudoku"
@@ -43,17 +42,17 @@ class SudokuRunPages:
 
 def load_run(path: Path) -> SudokuRunPages:
     """A run's reports: `report.json` when the run finished, else rebuilt from its results."""
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    manifest = read_input(path / "manifest.json")
     identities: dict[str, dict[str, Any]] = manifest.get("policies") or {}
     specs = {str(ident.get("slug", spec)): spec for spec, ident in identities.items()}
     report_file = path / "report.json"
     if manifest.get("status") == "complete" and report_file.is_file():
-        document = json.loads(report_file.read_text(encoding="utf-8"))
+        document = read_input(report_file)
         return SudokuRunPages(path, str(document["set"]), True, document["policies"], specs)
     reports = []
     for spec, identity in identities.items():
         folder = path / "results" / safe_name(spec)
-        results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+        results = [read_input(p) for p in sorted(folder.glob("*.json"))]
         if results:
             reports.append(policy_report(identity, results))
     set_version = str((manifest.get("settings") or {}).get("set", "?"))

@@ -35,9 +35,10 @@ from evaluation.benchmarks.tetris_bench.leaderboard import (
 )
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
 from evaluation.core.rundir import MANIFEST, safe_name
+from evaluation.core.untrusted_json import read_json
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
-from evaluation.site.inputs import is_run
+from evaluation.site.inputs import is_run, read_input
 from evaluation.site.plots import calibration_bins, calibration_plot, interval_plot, strip_plot
 
 SECTION = "tetris"
@@ -74,7 +75,7 @@ def _results(path: Path) -> list[GameResult]:
     results = []
     for file in files:
         try:
-            results.append(GameResult.from_dict(json.loads(file.read_text(encoding="utf-8"))))
+            results.append(GameResult.from_dict(read_json(file)))
         except (OSError, ValueError, ResultFormatError) as error:
             raise SiteError(f"cannot read the game result {file}: {error}") from error
     return results
@@ -100,7 +101,7 @@ def _logs(path: Path) -> dict[tuple[str, str, str], Path]:
 
 def load_run(path: Path) -> TetrisRun:
     """Read a finished run: manifest, leaderboard, every result, and the logs present."""
-    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    manifest = read_input(path / MANIFEST)
     board_path = path / "leaderboard.json"
     if not board_path.is_file():
         if "game" in (manifest.get("settings") or {}):
@@ -113,7 +114,7 @@ def load_run(path: Path) -> TetrisRun:
             "arcade-eval tetris-bench command) or is not a Tetris Bench run"
         )
     try:
-        board_json = json.loads(board_path.read_text(encoding="utf-8"))
+        board_json = read_json(board_path)
         leaderboard = leaderboard_from_json(board_json)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise SiteError(f"cannot read {board_path}: {error}") from error

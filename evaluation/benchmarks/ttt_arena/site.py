@@ -39,7 +39,7 @@ from evaluation.benchmarks.ttt_arena.tier_list import (
 from evaluation.core.rundir import safe_name
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
-from evaluation.site.inputs import run_dirs
+from evaluation.site.inputs import read_input, run_dirs
 from evaluation.site.plots import strip_plot
 
 SECTION = "arena"
@@ -357,7 +357,7 @@ class ArenaPages:
         )
 
     def run_page(self, run: Path) -> tuple[str, str]:
-        document = json.loads((run / "report.json").read_text(encoding="utf-8"))
+        document = read_input(run / "report.json")
         key = safe_name(run.resolve().name)
         page = f"{SECTION}/runs/{key}.html"
         body = Markup(f'<p class="note">Arena run <code>{esc(run.name)}</code>.</p>')
