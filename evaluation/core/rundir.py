@@ -117,10 +117,15 @@ def inside_root(root: str | Path, path: str | Path) -> Path:
 
 
 def write_text_atomic(path: str | Path, text: str, *, fsync: bool = False) -> None:
-    """Write `text` (UTF-8) to `path` so that a reader or a crash never sees half a file, and
-    never through an existing link: a temporary file is created beside it (exclusively, not
-    following links), then renamed over `path`, which replaces a link rather than the file it
-    points to. `fsync` also flushes it to the disk first (for files a crash must not lose)."""
+    """Write `text` (UTF-8) to `path` by `write_bytes_atomic`."""
+    write_bytes_atomic(path, text.encode("utf-8"), fsync=fsync)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes, *, fsync: bool = False) -> None:
+    """Write `data` to `path` so that a reader or a crash never sees half a file, and never
+    through an existing link: a temporary file is created beside it (exclusively, not following
+    links), then renamed over `path`, which replaces a link rather than the file it points to.
+    `fsync` also flushes it to the disk first (for files a crash must not lose)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -134,8 +139,8 @@ def write_text_atomic(path: str | Path, text: str, *, fsync: bool = False) -> No
             except FileExistsError:
                 continue
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
                 if fsync:
                     handle.flush()
                     os.fsync(handle.fileno())

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from evaluation.core.replay_export import UnverifiedLogError, export_replay
-from evaluation.core.rundir import safe_name
+from evaluation.core.rundir import safe_name, write_bytes_atomic, write_text_atomic
 from evaluation.site.html import Markup, esc, link
 from evaluation.site.viewers import ViewerError, viewer_files, viewer_script
 
@@ -288,11 +288,9 @@ class SiteBuild:
         self.check_output()
         self._remove_previous()
         for path, content in files.items():
-            target = self.output / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
+            write_bytes_atomic(self.output / path, content)
         marker = {"generator": "arcade-eval site", "files": sorted(files)}
-        (self.output / MARKER).write_text(json.dumps(marker, indent=1) + "\n", encoding="utf-8")
+        write_text_atomic(self.output / MARKER, json.dumps(marker, indent=1) + "\n")
         return list(files)
 
     # -- internals ----------------------------------------------------------------------------

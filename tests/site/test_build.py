@@ -255,3 +255,24 @@ def test_a_replay_page_loads_the_kit_before_its_viewer_and_inlines_its_data(
     assert data is not None and json.loads(data[1]) == {"note": "</script>"}
     bare = site.replay("demo/s.html", "S", log, "tetris")
     assert "page-data" not in site.files()[bare].decode("utf-8")
+
+
+def test_a_built_file_that_is_a_link_is_replaced_not_written_through(tmp_path: Path) -> None:
+    from evaluation.site.build import SiteBuild
+
+    outside = tmp_path / "outside.html"
+    outside.write_text("keep")
+    site = tmp_path / "site"
+    build = SiteBuild(site)
+    build.page("demo/a.html", "A", "hello")
+    build.finish()
+    (site / "demo" / "a.html").unlink()
+    (site / "demo" / "a.html").symlink_to(outside)
+    build = SiteBuild(site)
+    build.page("demo/a.html", "A", "again")
+    build.finish()
+    assert outside.read_text() == "keep"
+    assert (
+        not (site / "demo" / "a.html").is_symlink()
+        and "again" in (site / "demo" / "a.html").read_text()
+    )
