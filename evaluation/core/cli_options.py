@@ -153,6 +153,13 @@ def add_quiet_option(parser: argparse.ArgumentParser, what: str = "progress line
     )
 
 
+def progress_printer(args: argparse.Namespace) -> Callable[[str], None] | None:
+    """Where a run's progress lines go: printed and flushed, or nowhere with `--quiet`."""
+    if args.quiet:
+        return None
+    return lambda line: print(line, flush=True)
+
+
 def add_resume_option(parser: argparse.ArgumentParser) -> None:
     """`--resume`, accepted by every run: a run resumes by itself when --output-dir holds the
     same run (`evaluation/core/rundir.py:RunDir.prepare`); the flag only says so out loud."""

@@ -18,6 +18,7 @@ from evaluation.core.cli_options import (
     finite_positive_float,
     one_line_errors,
     policies_from,
+    progress_printer,
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
@@ -136,7 +137,7 @@ def cmd_chess(args: argparse.Namespace) -> int:
             grade_nodes=args.grade_nodes,
             timeout_ms=args.timeout_s * 1000.0,
             resume=True if args.resume else None,
-            progress=None if args.quiet else print,
+            progress=progress_printer(args),
             executor=make_executor(
                 args.executor, concurrency=args.concurrency, address=args.address
             ),

@@ -14,13 +14,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmarks.sudoku.defaults import DEFAULT_TIMEOUT_MS
+from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
     add_quiet_option,
     add_resume_option,
     policies_from,
+    progress_printer,
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
@@ -191,8 +192,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    output_dir = Path(args.output_dir) if args.output_dir else default_output_dir("sudoku")
-    progress = None if args.quiet else (lambda line: print(line, flush=True))
+    output_dir = Path(args.output_dir) if args.output_dir else default_output_dir(BENCHMARK_ID)
+    progress = progress_printer(args)
     try:
         options = spec_options(args, timeout_ms=args.timeout_ms)
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)

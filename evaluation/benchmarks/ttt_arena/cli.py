@@ -16,6 +16,7 @@ from evaluation.core.cli_options import (
     add_quiet_option,
     add_resume_option,
     policies_from,
+    progress_printer,
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
@@ -81,7 +82,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from policies.specs import SpecError
 
     output_dir = Path(args.output_dir) if args.output_dir else default_output_dir(BENCHMARK_ID)
-    progress = None if args.quiet else (lambda line: print(line, flush=True))
+    progress = progress_printer(args)
     try:
         options = spec_options(args, timeout_ms=args.timeout_ms)
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
