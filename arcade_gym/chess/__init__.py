@@ -6,10 +6,11 @@ the observation planes), `game` (a board with its history, repetitions and legal
 `positions` (start positions: standard, Chess960 by index, any FEN), `opponents` (the weak ladder
 rungs as move rules), `contract` (the ladder's question and answer), `render` (text boards),
 `warmup`, and `env` (`arcade_gym/Chess-v0`); the two-player PettingZoo env is
-`arcade_gym.multiagent.chess_v0`. The rules are in `docs/rules/chess.md`.
+`arcade_gym.chess.aec`, public as `arcade_gym.multiagent.chess_v0`. The rules are in
+`docs/rules/chess.md`.
 """
 
-from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+from arcade_gym.core.descriptor import AecEntry, EnvEntry, GameDescriptor
 
 GAME = GameDescriptor(
     name="chess",
@@ -18,7 +19,7 @@ GAME = GameDescriptor(
     warmup="arcade_gym.chess.warmup:compile_kernels",
     policies="policies.chess",
     bench="arcade_gym.chess.bench:bench_chess",
-    aec="arcade_gym.multiagent.chess_v0",
+    aec=AecEntry("chess_v0", "arcade_gym.chess.aec"),
     viewer="arcade_gym.chess:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""

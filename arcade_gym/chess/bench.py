@@ -17,8 +17,8 @@ from collections.abc import Callable
 import chess
 import numpy as np
 
+from arcade_gym.chess import aec as chess_v0
 from arcade_gym.core.throughput import Figures, Peer, aec_random_steps
-from arcade_gym.multiagent import chess_v0
 
 TARGET_SHARE = 0.8
 CHUNKS = 6

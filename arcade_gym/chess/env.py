@@ -27,7 +27,7 @@ Opponent = Callable[[chess.Board], chess.Move]
 class ChessEnv(ArcadeEnv[np.ndarray]):
     """Chess or Chess960 (python-chess rules, `docs/rules/chess.md`) against a ladder opponent,
     with the observation and actions of PettingZoo's `chess_v6` (as `chess_v0` in
-    `arcade_gym/multiagent/chess_v0.py`), from the agent's side.
+    `arcade_gym/chess/aec.py`), from the agent's side.
 
     Observation: Box(0, 1, (8, 8, 111), bool): chess_v6's planes as the agent's colour sees them
         (castling rights, colour, fifty-move counter, ones, then the last 8 boards with own

@@ -29,13 +29,24 @@ class EnvEntry:
 
 
 @dataclass(frozen=True)
+class AecEntry:
+    """A game's two-player PettingZoo (AEC) env: `name` is its public, versioned PettingZoo name
+    (`tictactoe_v0`, importable as `arcade_gym.multiagent.<name>`); `module` is the module in
+    the game's folder that holds it (`env()`, `raw_env`, as PettingZoo's own env modules do).
+    """
+
+    name: str
+    module: str
+
+
+@dataclass(frozen=True)
 class GameDescriptor:
     """A game folder: its name, its envs, and where its facets live.
 
     `warmup` compiles (or loads from numba's cache) the folder's kernels (`module:function`);
     `policies` is the module of its built-in policies (`policies/<game>/`, read by the policy
-    layer, never imported here); `aec` names its PettingZoo module when it has one. `bench`
-    (`module:function(seconds) -> arcade_gym.core.throughput.Figures`) adds the figures
+    layer, never imported here); `aec` names its PettingZoo env when it has one (`AecEntry`).
+    `bench` (`module:function(seconds) -> arcade_gym.core.throughput.Figures`) adds the figures
     `arcade-eval bench` cannot measure generically (every env's steps are measured for it).
     `viewer` (`package:file`, e.g. `arcade_gym.tetris:viewer.js`) is the script the results site
     copies to draw the frames of its `frame.py:frame` (`docs/frames.md`); None: no replay viewer.
@@ -46,7 +57,7 @@ class GameDescriptor:
     envs: tuple[EnvEntry, ...]
     warmup: str
     policies: str
-    aec: str | None = None
+    aec: AecEntry | None = None
     bench: str | None = None
     viewer: str | None = None
 

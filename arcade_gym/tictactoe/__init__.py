@@ -3,10 +3,10 @@
 numba kernels (`engine`), a brute-force oracle (`oracle`), the sparring partners' move rules
 (`sparring`), the engine contract of the Brainfuck arena (`contract`), and the single-agent
 Gymnasium env (`env`, `arcade_gym/TicTacToe-v0`); the two-player PettingZoo env is
-`arcade_gym.multiagent.tictactoe_v0`.
+`arcade_gym.tictactoe.aec`, public as `arcade_gym.multiagent.tictactoe_v0`.
 """
 
-from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
+from arcade_gym.core.descriptor import AecEntry, EnvEntry, GameDescriptor
 
 GAME = GameDescriptor(
     name="tictactoe",
@@ -22,7 +22,7 @@ GAME = GameDescriptor(
     warmup="arcade_gym.tictactoe.warmup:compile_kernels",
     policies="policies.tictactoe",
     bench="arcade_gym.tictactoe.bench:bench_tictactoe",
-    aec="arcade_gym.multiagent.tictactoe_v0",
+    aec=AecEntry("tictactoe_v0", "arcade_gym.tictactoe.aec"),
     viewer="arcade_gym.tictactoe:viewer.js",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""

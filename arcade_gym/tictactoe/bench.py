@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from arcade_gym.core.throughput import VECTOR_BATCH, Figures, Peer, aec_random_steps, rate
-from arcade_gym.multiagent import tictactoe_v0
+from arcade_gym.tictactoe import aec as tictactoe_v0
 
 
 def aec_steps(seconds: float, size: int = 3, *, wrapped: bool = False, seed: int = 0) -> float:

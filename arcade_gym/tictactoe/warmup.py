@@ -9,7 +9,7 @@ from arcade_gym.core.warmup import warm
 
 def compile_kernels() -> None:
     """Play each env and sparring partner a little on every board size."""
-    from arcade_gym.multiagent import tictactoe_v0
+    from arcade_gym.tictactoe import aec as tictactoe_v0
     from arcade_gym.tictactoe.env import TicTacToeEnv
     from arcade_gym.tictactoe.oracle import minimax_table
     from arcade_gym.tictactoe.sparring import SPARRING
