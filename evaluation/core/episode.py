@@ -10,10 +10,10 @@ game, the decision cap) and hands it to `play_episode` with a `Caller` and a `Si
   decision the loop derives against the recorded one, so a recording is trusted only if this
   very loop turns its answers into the same game (`evaluation/core/verify.py`).
 
-Failures on our side never count against a policy: a `service` call aborts the game
-(`GameAbortedError`; the log ends with an `aborted` result line, the run sets it aside and replays
-it on resume) and a `stop` call ends the run resumably (`RunStoppedError`). Ctrl-C leaves an
-`interrupted` result line.
+Failures on our side never count against a policy: a `service` call (and a timeout, under
+`Rules.timeout_aborts`) aborts the game (`GameAbortedError`; the log ends with an `aborted` result
+line, the run sets it aside and replays it on resume) and a `stop` call ends the run resumably
+(`RunStoppedError`). Ctrl-C leaves an `interrupted` result line.
 """
 
 from __future__ import annotations
@@ -44,7 +44,9 @@ class Rules:
     `unusable` are the judgement classes that count towards `unusable_limit` in a row (the game
     then ends with `failure_end`); `neutral` classes neither count nor reset the streak; any other
     class resets it. `max_decisions` caps the calls of one episode (`cap_end`), `max_seconds` its
-    wall time (`time_end`).
+    wall time (`time_end`). `timeout_aborts`: a call that outlives its limit is a failure on our
+    side (the limit is a safety net, the policy may think as long as its settings allow), so it
+    aborts the game as a `service` call does instead of being judged (chess, Sudoku).
     """
 
     unusable: frozenset[str] = frozenset({"invalid", "error", "timeout"})
@@ -55,6 +57,7 @@ class Rules:
     cap_end: str = "decision cap"
     max_seconds: float | None = None
     time_end: str = "time cap"
+    timeout_aborts: bool = False
 
 
 @dataclass
@@ -347,8 +350,10 @@ def play_episode(
             question = episode.question()
             call = caller.call(question, episode.call_limit_ms(), episode.realtime)
             status = call.outcome.status
+            reason = call.outcome.error or status
+            if status == "timeout" and rules.timeout_aborts:
+                status, reason = "service", f"timeout: {reason}"
             if status in ("service", "stop"):
-                reason = call.outcome.error or status
                 ending = "aborted" if status == "service" else "stopped"
                 ended = {"type": "result", "endReason": ending, "reason": reason, "decisions": n}
                 sink.result(ended)
