@@ -21,6 +21,7 @@ GAME = GameDescriptor(
     bench="arcade_gym.chess.bench:bench_chess",
     aec=AecEntry("chess_v0", "arcade_gym.chess.aec"),
     viewer="arcade_gym.chess:viewer.js",
+    selfplay="arcade_gym.chess.selfplay:builtin_opponent",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

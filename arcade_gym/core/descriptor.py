@@ -50,6 +50,8 @@ class GameDescriptor:
     `arcade-eval bench` cannot measure generically (every env's steps are measured for it).
     `viewer` (`package:file`, e.g. `arcade_gym.tetris:viewer.js`) is the script the results site
     copies to draw the frames of its `frame.py:frame` (`docs/frames.md`); None: no replay viewer.
+    `selfplay` (`module:function(aec_env, name, seed) -> move(aec_env) -> action`) resolves the
+    built-in opponents a self-play pool names (`arcade_gym/selfplay/`); None: callables only.
     """
 
     name: str
@@ -60,6 +62,7 @@ class GameDescriptor:
     aec: AecEntry | None = None
     bench: str | None = None
     viewer: str | None = None
+    selfplay: str | None = None
 
     @property
     def games(self) -> tuple[str, ...]:

@@ -90,6 +90,9 @@ ILLEGAL_ACTION_MODES = ("raise", "penalty", "terminate")
 `illegal_reward` and set `info["illegal"]`, continuing (`penalty`, each one counted against the
 decision cap) or ending the episode (`terminate`)."""
 
+ILLEGAL_CAP = "illegal_actions"
+"""`info["end_reason"]` of an episode truncated because penalised steps used up its cap."""
+
 
 class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
     """The shared behaviour of every arcade-gym env (this module's docstring says how to use it)."""
@@ -266,6 +269,8 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
         terminated = self.illegal_action == "terminate"
         left = self._decisions_left()
         truncated = not terminated and left is not None and self._illegal >= left
+        if truncated:
+            info["end_reason"] = ILLEGAL_CAP
         if terminated or truncated:
             self._phase = _ENDED
         obs = state if self._flatten is None else self._flatten(state)
@@ -281,4 +286,5 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
             left = self._decisions_left()
             if not (terminated or truncated) and left is not None and self._illegal >= left:
                 truncated = True
+                info["end_reason"] = ILLEGAL_CAP
         return obs, reward, terminated, truncated, info

@@ -24,6 +24,7 @@ GAME = GameDescriptor(
     bench="arcade_gym.tictactoe.bench:bench_tictactoe",
     aec=AecEntry("tictactoe_v0", "arcade_gym.tictactoe.aec"),
     viewer="arcade_gym.tictactoe:viewer.js",
+    selfplay="arcade_gym.tictactoe.selfplay:builtin_opponent",
 )
 """What the suite reads about this game (`arcade_gym/core/descriptor.py`)."""
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from arcade_gym.core.actions import action_index
 from arcade_gym.core.args import check_choice, check_int, check_render_mode
 from arcade_gym.core.env import ArcadeEnv, StepResult, reset_options
 from arcade_gym.core.seeding import seed_to_u64
@@ -17,6 +19,9 @@ from arcade_gym.tictactoe.rules import SIZES, WIN, O, X, line_length
 from arcade_gym.tictactoe.sparring import SPARRING
 
 AGENT_MARKS = ("X", "O", "alternate")
+
+Opponent = Callable[[np.ndarray, np.ndarray], Any]
+"""A callable opponent: `(obs, mask) -> cell`, obs the (size, size, 2) planes from its side."""
 
 
 class TicTacToeEnv(ArcadeEnv[np.ndarray]):
@@ -38,7 +43,10 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
         up the size * size plies a game can last.
     Options: `size=3|5|10`; `opponent="random"|"greedy"|"tactician"|"perfect"` (perfect: 3x3
         only), the rules of `arcade_gym.tictactoe.sparring`, its tie-breaks seeded per episode
-        from `reset(seed=...)` (or fixed by `opponent_seed`); `agent_mark="X"|"O"|"alternate"`
+        from `reset(seed=...)` (or fixed by `opponent_seed`), or any callable `(obs, mask) ->
+        cell` seeing the board as the agent would in its place (its own stones in plane 0) and
+        the empty squares (a masked answer is a RuntimeError; e.g. a trained model, or the
+        `Snapshot` of `arcade_gym/selfplay/`); `agent_mark="X"|"O"|"alternate"`
         (alternate: X, O, X, ... from the first reset and again from every `reset(seed=...)`).
         `reset(options={"seed": ...})` (an int or a string) fixes the episode's tie-breaks.
         When the agent plays O, `reset` already contains the opponent's first move. `info`:
@@ -56,7 +64,7 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
         render_mode: str | None = None,
         *,
         size: int = 3,
-        opponent: str = "random",
+        opponent: str | Opponent = "random",
         agent_mark: str = "X",
         opponent_seed: int | None = None,
         observation: str = "dict",
@@ -64,7 +72,13 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
         illegal_reward: float = -1.0,
     ) -> None:
         check_choice("size", size, SIZES)
-        check_choice("opponent", opponent, SPARRING)
+        if isinstance(opponent, str):
+            check_choice("opponent", opponent, SPARRING)
+        elif not callable(opponent):
+            raise TypeError(
+                f"opponent must be one of {list(SPARRING)} or a callable (obs, mask) -> cell, "
+                f"got {opponent!r:.60}"
+            )
         if opponent == "perfect" and size != 3:
             raise ValueError("the perfect opponent plays 3x3 only; use size=3 or 'tactician'")
         check_choice("agent_mark", agent_mark, AGENT_MARKS)
@@ -81,7 +95,7 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
             n2, np.ones(n2, np.int8), illegal_action=illegal_action, illegal_reward=illegal_reward
         )
         self._setup_observation(spaces.Box(0, 1, (size, size, 2), np.int8), observation)
-        self._move = SPARRING[opponent]
+        self._move = SPARRING[opponent] if isinstance(opponent, str) else self._call_opponent
         self._episodes = 0
         self._seed = 0
         self._reseeded = False
@@ -155,6 +169,19 @@ class TicTacToeEnv(ArcadeEnv[np.ndarray]):
         return None
 
     # --- helpers ------------------------------------------------------------------------------
+    def _call_opponent(self, flat: np.ndarray, side: int, seed: int) -> int:
+        """The callable opponent's answer, from its side of the board, checked."""
+        board = flat.reshape(self.size, self.size)
+        obs = np.empty((self.size, self.size, 2), np.int8)
+        np.equal(board, side, out=obs[:, :, 0], casting="unsafe")
+        np.equal(board, 3 - side, out=obs[:, :, 1], casting="unsafe")
+        mask = (flat == 0).astype(np.int8)
+        opponent: Any = self.opponent
+        cell = action_index(opponent(obs, mask), mask.shape[0], self.action_layout)
+        if not mask[cell]:
+            raise RuntimeError(f"the opponent chose {self._describe_action(cell)}")
+        return cell
+
     def _opponent_plays(self) -> int:
         cell = self._move(self.game.flat, self.game.to_move, self._seed)
         self.opponent_move = cell
