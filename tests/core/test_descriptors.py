@@ -4,7 +4,7 @@ added through the documented steps alone (a descriptor and its two folders) is f
 from __future__ import annotations
 
 import sys
-import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import gymnasium as gym
@@ -14,9 +14,10 @@ import arcade_gym  # noqa: F401  (registers the envs)
 from arcade_gym.core.descriptor import GameDescriptor
 from arcade_gym.core.warmup import registered_warmups
 from arcade_gym.games import descriptors, policy_games, register_game, unregister_game
-from arcade_gym.registration import NAMESPACE, register_envs
+from arcade_gym.registration import NAMESPACE
 from policies.game_policies import policies_for
 from policies.specs import SpecError, builtin_names, make_policy
+from tests.toy_game import ToyEnvEntry, ToySpec, toy_games, write_toy
 
 GAMES = descriptors()
 
@@ -47,79 +48,12 @@ def test_an_unknown_game_is_one_line_naming_the_games() -> None:
         make_policy("random", "go")
 
 
-TOY_GAME = """
-from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
-
-GAME = GameDescriptor(
-    name="toycount",
-    title="Toy count",
-    envs=(EnvEntry("ToyCount-v0", "toy_arcade.toycount.env:ToyCountEnv", "toycount"),),
-    warmup="toy_arcade.toycount.env:warmup",
-    policies="toy_policies.toycount",
-)
-"""
-
-TOY_ENV = '''
-import gymnasium as gym
-import numpy as np
-
-
-def warmup() -> float:
-    return 0.0
-
-
-class ToyCountEnv(gym.Env):
-    """Count to three: action 1 adds one, action 0 ends the game."""
-
-    observation_space = gym.spaces.Box(0, 3, (1,), np.int64)
-    action_space = gym.spaces.Discrete(2)
-
-    def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        self.count = 0
-        return np.array([0]), {}
-
-    def step(self, action):
-        self.count += int(action)
-        done = action == 0 or self.count >= 3
-        return np.array([self.count]), float(action), done, False, {}
-'''
-
-TOY_POLICIES = """
-from policies.game_policies import GamePolicies
-
-
-class Always:
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-
-POLICIES = (GamePolicies("toycount", {"always": Always}, prompt=None),)
-"""
-
-
 @pytest.fixture
-def toy_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameDescriptor:
-    for package, files in {
-        "toy_arcade": {
-            "__init__.py": "",
-            "toycount/__init__.py": TOY_GAME,
-            "toycount/env.py": TOY_ENV,
-        },
-        "toy_policies": {"__init__.py": "", "toycount/__init__.py": TOY_POLICIES},
-    }.items():
-        for name, text in files.items():
-            path = tmp_path / package / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(textwrap.dedent(text))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    game = register_game("toy_arcade.toycount")
-    register_envs()
-    yield game
-    unregister_game("toy_arcade.toycount")
-    gym.registry.pop(f"{NAMESPACE}/ToyCount-v0", None)
-    for module in [m for m in sys.modules if m.startswith(("toy_arcade", "toy_policies"))]:
-        del sys.modules[module]
+def toy_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameDescriptor]:
+    with toy_games(tmp_path, monkeypatch, ToySpec("toycount", (ToyEnvEntry("ToyCount-v0"),))) as (
+        game,
+    ):
+        yield game
 
 
 def test_a_toy_game_from_its_two_folders_is_in_gym_make_and_the_policy_grammar(
@@ -128,7 +62,7 @@ def test_a_toy_game_from_its_two_folders_is_in_gym_make_and_the_policy_grammar(
     env = gym.make(f"{NAMESPACE}/ToyCount-v0")
     env.reset(seed=0)
     assert env.step(1)[1] == 1.0
-    assert registered_warmups()["toycount"] == "toy_arcade.toycount.env:warmup"
+    assert registered_warmups()["toycount"] == "toy_toycount.env:warmup"
     assert "toycount" in policy_games()
     assert builtin_names("toycount") == ["always"]
     assert type(make_policy("always", "toycount", None)).__name__ == "Always"
@@ -139,10 +73,9 @@ def test_a_toy_game_from_its_two_folders_is_in_gym_make_and_the_policy_grammar(
 
 
 def test_two_games_naming_the_same_game_are_refused(tmp_path: Path, monkeypatch) -> None:
-    path = tmp_path / "toy_clash" / "__init__.py"
-    path.parent.mkdir()
-    path.write_text(TOY_GAME.replace('name="toycount"', 'name="tetris"'))
+    write_toy(tmp_path, ToySpec("tetris"))
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ValueError, match="both name"):
-        register_game("toy_clash")
-    unregister_game("toy_clash")
+        register_game("toy_tetris")
+    unregister_game("toy_tetris")
+    sys.modules.pop("toy_tetris", None)

@@ -12,6 +12,7 @@ import pytest
 import arcade_gym.multiagent as multiagent
 from arcade_gym.core.descriptor import GameDescriptor
 from arcade_gym.games import descriptors
+from tests.toy_game import ToySpec, toy_games
 
 TWO_PLAYER = [game for game in descriptors() if game.aec is not None]
 
@@ -53,3 +54,12 @@ def test_an_unknown_name_is_an_import_error() -> None:
         from arcade_gym.multiagent import go_v0  # noqa: F401
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("arcade_gym.multiagent.go_v0")
+
+
+def test_a_toy_games_aec_entry_is_importable_by_its_public_name(tmp_path, monkeypatch) -> None:
+    with toy_games(tmp_path, monkeypatch, ToySpec("toyduel", aec=True)):
+        own = importlib.import_module("toy_toyduel.env")
+        assert "toyduel_v0" in dir(multiagent)
+        assert multiagent.toyduel_v0 is own
+        assert importlib.import_module("arcade_gym.multiagent.toyduel_v0") is own
+    assert "toyduel_v0" not in dir(multiagent)

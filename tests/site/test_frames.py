@@ -7,8 +7,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-import sys
-import textwrap
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -19,7 +17,7 @@ import pytest
 
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark: frames, replays)
 from arcade_gym.chess.game import ChessGame
-from arcade_gym.games import descriptors, register_game, unregister_game
+from arcade_gym.games import descriptors
 from arcade_gym.minesweeper.game import MinesweeperGame
 from arcade_gym.snake.game import SnakeGame
 from arcade_gym.sudoku.game import SudokuGame
@@ -34,6 +32,7 @@ from evaluation.core.replay_export import export_replay
 from evaluation.core.verify import verify_log
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.viewers import viewers
+from tests.toy_game import ToySpec, toy_games
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -192,35 +191,9 @@ def test_a_tetris_bench_frame_depends_on_the_episode_alone(tetris_run: Path, mod
 
 @pytest.fixture
 def toy_viewer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A game outside the repository with a viewer in its package, registered like any."""
-    package = tmp_path / "toy_viewed" / "toyboard"
-    package.mkdir(parents=True)
-    (tmp_path / "toy_viewed" / "__init__.py").write_text("")
-    (package / "__init__.py").write_text(
-        textwrap.dedent(
-            """
-            from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
-
-            GAME = GameDescriptor(
-                name="toyboard",
-                title="Toy board",
-                envs=(EnvEntry("ToyBoard-v0", "toy_viewed.toyboard.env:ToyBoardEnv", "toyboard"),),
-                warmup="toy_viewed.toyboard.env:warmup",
-                policies="toy_policies.toyboard",
-                viewer="toy_viewed.toyboard:viewer.js",
-            )
-            """
-        )
-    )
-    script = "window.ArcadeViewers = window.ArcadeViewers || {};\n"
-    script += "window.ArcadeViewers.toyboard = { draw: function () {} };\n"
-    (package / "viewer.js").write_text(script)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    register_game("toy_viewed.toyboard")
-    yield script
-    unregister_game("toy_viewed.toyboard")
-    for module in [m for m in sys.modules if m.startswith("toy_viewed")]:
-        del sys.modules[module]
+    """A game outside the repository with a viewer in its package (`tests/toy_game.py`)."""
+    with toy_games(tmp_path, monkeypatch, ToySpec("toyboard", viewer=True)):
+        yield (tmp_path / "toy_toyboard" / "viewer.js").read_text()
 
 
 def test_a_toy_games_viewer_is_found_through_its_descriptor(
@@ -232,7 +205,7 @@ def test_a_toy_games_viewer_is_found_through_its_descriptor(
 
 
 def test_a_descriptor_naming_a_missing_viewer_is_one_line(toy_viewer: str, tmp_path: Path) -> None:
-    (tmp_path / "toy_viewed" / "toyboard" / "viewer.js").unlink()
+    (tmp_path / "toy_toyboard" / "viewer.js").unlink()
     with pytest.raises(SiteError, match=r"game 'toyboard': viewer .* does not exist"):
         SiteBuild(tmp_path / "site", version="test").files()
 

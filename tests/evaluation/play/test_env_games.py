@@ -9,118 +9,34 @@ import argparse
 import curses
 import json
 import re
-import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
-import gymnasium as gym
 import pytest
 
 from arcade_gym.core.descriptor import GameDescriptor
-from arcade_gym.games import descriptors, register_game, unregister_game
-from arcade_gym.registration import NAMESPACE, register_envs
+from arcade_gym.games import descriptors
+from arcade_gym.registration import NAMESPACE
 from evaluation.play import command, screen
 from evaluation.play.catalogue import play_setups
 from evaluation.play.env_episode import ENV_LOG_ID, EnvEpisode, replay_env_log
 from evaluation.play.human import Human
 from tests.evaluation.play.test_games import ScriptedScreen, options
+from tests.toy_game import ToyEnvEntry, ToySpec
+from tests.toy_game import toy_games as registered_toys
 
 PLAY_PACKAGE = Path(command.__file__).resolve().parent
-
-TOY_GAME = """
-from arcade_gym.core.descriptor import EnvEntry, GameDescriptor
-
-GAME = GameDescriptor(
-    name="{name}",
-    title="Toy {name}",
-    envs=(EnvEntry("{env}-v0", "toy_play.{name}.env:ToyEnv", "{name}"),),
-    warmup="toy_play.{name}.env:warmup",
-    policies="toy_play_policies.{name}",
-)
-"""
-
-TOY_ENV = '''
-import gymnasium as gym
-import numpy as np
-
-
-def warmup() -> float:
-    return 0.0
-
-
-class ToyEnv(gym.Env):
-    """Count to three: action 0 stops, 1 adds one, 2 adds two (masked from two up); the seed
-    picks the start count's parity bit, so a replay from another seed diverges."""
-
-    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
-    observation_space = gym.spaces.Box(0, 9, (2,), np.int64)
-    action_space = gym.spaces.Discrete(3)
-
-    def __init__(self, render_mode=None):
-        self.render_mode = render_mode
-
-    def _mask(self):
-        return np.array([1, 1, int(self.count < 2)], dtype=np.int8)
-
-    def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        self.count = 0
-        self.bit = int(self.np_random.integers(0, 2))
-        return np.array([0, self.bit]), {"action_mask": self._mask()}
-
-    def step(self, action):
-        self.count += int(action)
-        done = action == 0 or self.count >= 3
-        obs = np.array([self.count, self.bit])
-        return obs, float(action), done, False, {"action_mask": self._mask()}
-
-    def render(self):
-        return f"count {self.count} of 3"
-'''
-
-TOY_POLICIES = """
-from policies.game_policies import GamePolicies
-
-
-class Stop:
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-
-POLICIES = (GamePolicies("{name}", {{"stop": Stop}}, prompt=None),)
-"""
-
-
-def write_toy(root: Path, name: str, env: str, render_modes: list[str]) -> None:
-    files = {
-        f"toy_play/{name}/__init__.py": TOY_GAME.format(name=name, env=env),
-        f"toy_play/{name}/env.py": TOY_ENV.replace("RENDER_MODES", repr(render_modes)),
-        f"toy_play_policies/{name}/__init__.py": TOY_POLICIES.format(name=name),
-    }
-    for package in ("toy_play", "toy_play_policies"):
-        files[f"{package}/__init__.py"] = ""
-    for relative, text in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
 
 
 @pytest.fixture
 def toy_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[GameDescriptor]]:
-    """Two toy games in a temporary package: `toyplay` renders ansi, `toyplain` does not."""
-    root = tmp_path / "packages"
-    write_toy(root, "toyplay", "ToyPlay", ["ansi"])
-    write_toy(root, "toyplain", "ToyPlain", [])
-    monkeypatch.syspath_prepend(str(root))
-    games = [register_game("toy_play.toyplay"), register_game("toy_play.toyplain")]
-    register_envs()
-    yield games
-    for package, env in (("toy_play.toyplay", "ToyPlay"), ("toy_play.toyplain", "ToyPlain")):
-        unregister_game(package)
-        gym.registry.pop(f"{NAMESPACE}/{env}-v0", None)
-    for module in [m for m in sys.modules if m.startswith("toy_play")]:
-        del sys.modules[module]
+    """Two toy games (`tests/toy_game.py`): `toyplay` renders ansi, `toyplain` does not."""
+    specs = (
+        ToySpec("toyplay", (ToyEnvEntry("ToyPlay-v0"),), builtin="stop"),
+        ToySpec("toyplain", (ToyEnvEntry("ToyPlain-v0", "ToyPlainEnv"),), builtin="stop"),
+    )
+    with registered_toys(tmp_path / "packages", monkeypatch, *specs) as games:
+        yield games
 
 
 BUILT_IN = ["tetris", "tetris-primitive", "snake", "minesweeper", "tictactoe", "sudoku", "chess"]

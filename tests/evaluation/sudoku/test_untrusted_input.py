@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from evaluation.cli import main
-from evaluation.core import eventlog
 from evaluation.core.verify import verify_log
+from tests.evaluation.full_disk import full_disk_stops_and_resumes
 
 RUN = ["sudoku", "--policy", "singles", "--tiers", "1"]
 
@@ -57,26 +57,7 @@ def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_full_disk_stops_with_one_line_and_the_run_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run = tmp_path / "run"
-    real_dumps = eventlog.dumps
-    lines = {"written": 0}
-
-    def dumps_then_full(event: Any) -> str:
-        lines["written"] += 1
-        if lines["written"] == 7:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real_dumps(event)
-
-    monkeypatch.setattr(eventlog, "dumps", dumps_then_full)
-    assert main([*RUN, "--output-dir", str(run)]) == 2
-    line = _one_line(capsys)
-    assert line.startswith("arcade-eval sudoku: no space left on device writing ")
-    assert line.endswith(".jsonl; free space and run the same command to resume")
-    written = Path(line.split(" writing ")[1].split(";")[0])
-    assert written.is_relative_to(run / "logs")
-    monkeypatch.setattr(eventlog, "dumps", real_dumps)
-    assert main([*RUN, "--output-dir", str(run)]) == 0
-    assert main(["verify", str(run)]) == 0
+    full_disk_stops_and_resumes(RUN, tmp_path / "run", monkeypatch, capsys, full_at=7)
 
 
 def test_a_full_disk_writing_a_result_names_the_result(

@@ -4,7 +4,6 @@ stops the command with one line, and the run resumes afterwards."""
 
 from __future__ import annotations
 
-import errno
 import json
 import subprocess
 import sys
@@ -15,9 +14,9 @@ import pytest
 
 from evaluation.benchmarks.tetris_bench.episode import play_tetris
 from evaluation.cli import main
-from evaluation.core import eventlog
 from evaluation.core.verify import verify_log
 from policies.tetris import make_brain
+from tests.evaluation.full_disk import full_disk_stops_and_resumes
 
 QUICK = ["tetris", "--policy", "random", "--seeds", "1", "--modes", "iq", "--no-progress"]
 RSS_LIMIT_MB = 300
@@ -142,26 +141,8 @@ def test_a_full_disk_stops_with_one_line_and_the_run_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    real_dumps = eventlog.dumps
-    lines = {"written": 0}
-
-    def dumps_then_full(event: Any) -> str:
-        lines["written"] += 1
-        if lines["written"] == 4:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real_dumps(event)
-
-    monkeypatch.setattr(eventlog, "dumps", dumps_then_full)
-    assert main([*QUICK, "--output-dir", str(run)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    log = run / "logs" / "random" / "IQ" / "seed-01.jsonl"
-    assert err == [
-        f"arcade-eval tetris: no space left on device writing {log}; free space and run the "
-        "same command to resume"
-    ]
-    monkeypatch.setattr(eventlog, "dumps", real_dumps)
-    assert main([*QUICK, "--output-dir", str(run)]) == 0
-    assert main(["verify", str(run)]) == 0
+    written = full_disk_stops_and_resumes(QUICK, run, monkeypatch, capsys, full_at=4)
+    assert written == run / "logs" / "random" / "IQ" / "seed-01.jsonl"
 
 
 def test_site_over_a_run_with_a_deeply_nested_result_is_one_line(
