@@ -182,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     written stays valid, and the same command resumes."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # a stopped run prints its resume
     if args.command is None:
         parser.print_help()
         return 2

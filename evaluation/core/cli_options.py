@@ -39,8 +39,14 @@ def policies_from(args: argparse.Namespace) -> list[str]:
     return split_specs(given)
 
 
-def add_model_options(parser: argparse.ArgumentParser) -> None:
-    """Where `llm:SLUG` policies come from, what they may cost, and what is kept of them."""
+ABORTS_DEFAULT_TEXT = "3"
+"""`evaluation/core/grid.py:DEFAULT_ABORT_LIMIT` as `--help` says it (grid is not imported at
+parse time, so `arcade-eval --help` stays quick; a test keeps the two equal)."""
+
+
+def add_model_options(parser: argparse.ArgumentParser, *, runs: bool = True) -> None:
+    """Where `llm:SLUG` policies come from, what they may cost, and what is kept of them; for a
+    command that plays a run (`runs`), also when a failing service stops it."""
     parser.add_argument(
         "--models-file",
         metavar="PATH",
@@ -68,6 +74,25 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also log the full request messages of every LLM decision (large)",
     )
+    if runs:
+        parser.add_argument(
+            "--max-consecutive-aborts",
+            type=bounded_int(0, 1_000_000),
+            metavar="K",
+            help="stop the run (resumable, exit 1, the resume command printed) after K games of "
+            "one policy in a row were aborted by failures on our side, e.g. a dead endpoint "
+            f"(default {ABORTS_DEFAULT_TEXT}; a finished game resets the count; 0: never stop)",
+        )
+
+
+def abort_limit(args: argparse.Namespace) -> int | None:
+    """The run's `--max-consecutive-aborts` for `PolicyPool.abort_limit` (None: never stop)."""
+    from evaluation.core.grid import DEFAULT_ABORT_LIMIT
+
+    given = getattr(args, "max_consecutive_aborts", None)
+    if given is None:
+        return DEFAULT_ABORT_LIMIT
+    return None if given == 0 else int(given)
 
 
 def spec_options(args: argparse.Namespace, *, spent_usd: float = 0.0, **more: Any) -> SpecOptions:

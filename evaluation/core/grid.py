@@ -9,6 +9,11 @@ is missing: a game aborted by a failure on our side is set aside and listed, a s
 the run resumably, a policy that can no longer answer (a refused key) stops it
 (`evaluation/core/errors.py:PolicyUnusableError`).
 
+A dead endpoint is noticed once: after `PolicyPool.abort_limit` games of one policy in a row are
+aborted by failures on our side (`--max-consecutive-aborts`, default 3; a finished game of that
+policy resets its count), the run stops resumably (`GridRun.stop_reason` says why) instead of
+aborting every remaining game one by one.
+
 A benchmark may also stop one policy and go on with the others: its `play` raises
 `PolicyStoppedError` (the game is set aside), or `stops(key, saved)` names why a saved game ends
 its policy's run (NARCADE: a failure streak; a kept game counts too, so a resume stops it again).
@@ -44,16 +49,24 @@ Key = tuple[str, ...]
 """A game of the grid: the policy spec first, then what the benchmark needs (mode, seed, ...)."""
 
 __all__ = [
+    "DEFAULT_ABORT_LIMIT",
     "GridRun",
     "Key",
     "PolicyPool",
     "PolicyStoppedError",
     "PolicyUnusableError",
     "Stop",
+    "abort_streak_reason",
     "build_policy",
     "play_grid",
     "spec_pool",
 ]
+
+DEFAULT_ABORT_LIMIT = 3
+"""Games of one policy aborted in a row by failures on our side after which a run stops."""
+
+COST_CAP_ERROR = "CostCapReached"
+"""How a call the cost meter refused is described (`policies/llm/errors.py:CostCapReached`)."""
 
 _PROCESS_POLICIES: dict[str, dict[Hashable, Any]] = {}
 """Policies built in this process, per pool and thread: a Ray worker builds each policy once."""
@@ -72,6 +85,9 @@ class PolicyPool:
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     meter: Any = None
     """The run's cost meter (`--max-cost-usd`), shared by the policies it builds."""
+    abort_limit: int | None = DEFAULT_ABORT_LIMIT
+    """Games of one policy aborted in a row on our side (an outage, a dead endpoint) after which
+    `play_grid` stops the run, resumable (`--max-consecutive-aborts`); None: never."""
     per_game: Callable[[Key], Hashable] | None = None
     """Which instance a game plays with, for a benchmark whose policies depend on more than the
     spec (NARCADE seeds a baseline per episode, builds an LLM once per game): `build` receives
@@ -109,9 +125,23 @@ def build_policy(game: str, options: SpecOptions, spec: str) -> Any:
     return make_policy(spec, game, options)
 
 
-def spec_pool(game: str, options: SpecOptions) -> PolicyPool:
+def spec_pool(
+    game: str, options: SpecOptions, *, abort_limit: int | None = DEFAULT_ABORT_LIMIT
+) -> PolicyPool:
     """A pool building every policy through the one grammar."""
-    return PolicyPool(functools.partial(build_policy, game, options), meter=options.meter)
+    return PolicyPool(
+        functools.partial(build_policy, game, options),
+        meter=options.meter,
+        abort_limit=abort_limit,
+    )
+
+
+def abort_streak_reason(spec: str, games: int, last: str) -> str:
+    """Why a run stopped after `games` games of `spec` in a row were aborted on our side."""
+    return (
+        f"{games} games of {spec} in a row were aborted by failures on our side (last: {last}); "
+        "nothing was counted against the policy"
+    )
 
 
 Stops = Callable[[Key, Mapping[str, Any]], "str | None"]
@@ -213,8 +243,10 @@ def play_grid(
 
     Raises PolicyUnusableError when a policy can no longer answer (the manifest then says
     `stopped`); returns with `interrupted` set after Ctrl-C or a stop on our side (the cost cap
-    included: the pool's meter counts every invocation of the run against it). The manifest
-    ends `interrupted`, `aborted`, `failed` (a policy stopped) or `complete`.
+    included: the pool's meter counts every invocation of the run against it; and
+    `pool.abort_limit` games of one policy aborted in a row), `stop_reason` saying why a stop
+    came from our side. The manifest ends `interrupted` (with `stopReason`), `aborted`, `failed`
+    (a policy stopped) or `complete`.
     """
     t0 = time.perf_counter()
     executor = executor or LocalExecutor()
@@ -245,6 +277,8 @@ def play_grid(
         on_start(run)
     write("running")
     lock = threading.Lock()
+    streaks: dict[str, int] = {}
+    """Games of each policy aborted in a row, in the order they finished."""
 
     def done(task: _Task, outcome: tuple[str, Any]) -> None:
         status, value = outcome
@@ -258,12 +292,16 @@ def play_grid(
             if status == "aborted":
                 run.aborted.append(f"{' '.join(key)}: {value}")
                 run.aborted_games[key] = value
+                streaks[key[0]] = streaks.get(key[0], 0) + 1
+                if pool.abort_limit is not None and streaks[key[0]] >= pool.abort_limit:
+                    raise RunStoppedError(abort_streak_reason(key[0], streaks[key[0]], value), 0)
                 return
             if status == "fatal":
                 write("stopped")
                 raise PolicyUnusableError(f"policy {key[0]} cannot answer: {value}")
             run_dir.save_result(task.files, value)
             run.finished[key] = value
+            streaks[key[0]] = 0
             why = None if stops is None else stops(key, value)
             if why is not None:
                 stop(key, why)
@@ -276,6 +314,9 @@ def play_grid(
         for key in keys
         if key not in run.finished and key[0] not in run.stopped
     ]
+    capped = _capped_before(run_dir, pool.meter)
+    if capped is not None:  # the same cap again: stop at once, with the same reason
+        todo, run.interrupted, run.stop_reason = [], True, capped
     try:
         executor.run(_play_one, todo, done)
     except RunStoppedError as halt:
@@ -289,5 +330,22 @@ def play_grid(
     status = "interrupted" if run.interrupted else ("aborted" if run.aborted else "complete")
     if status == "complete" and run.stopped:
         status = "failed"
-    write(status, {"aborted": run.aborted})
+    more: dict[str, Any] = {"aborted": run.aborted}
+    if run.stop_reason is not None:
+        more["stopReason"] = run.stop_reason
+        if COST_CAP_ERROR in run.stop_reason and pool.meter is not None:
+            more["costCapUsd"] = pool.meter.cap_usd
+    write(status, more)
     return run
+
+
+def _capped_before(run_dir: RunDir, meter: Any) -> str | None:
+    """The earlier stop's reason when the run being resumed stopped at the cost cap and the cap
+    was not raised since: nothing could be played, so nothing is tried."""
+    earlier = run_dir.earlier
+    reason, cap = earlier.get("stopReason"), earlier.get("costCapUsd")
+    if meter is None or not isinstance(reason, str) or COST_CAP_ERROR not in reason:
+        return None
+    if isinstance(cap, int | float) and not isinstance(cap, bool) and meter.cap_usd <= cap:
+        return reason
+    return None

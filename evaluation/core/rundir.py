@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evaluation.core.errors import RunError
 from evaluation.core.eventlog import utc_now_iso
 from evaluation.core.untrusted_json import read_json
 
@@ -41,8 +42,10 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_NAME = 80
 
 
-class RunDirError(Exception):
-    """A user error about the output directory: one clear line that names the fix."""
+class RunDirError(RunError):
+    """A user error about the output directory (another run's settings, a changed policy
+    setting, a link leaving it): one clear line that names the fix. A `RunError`, so every
+    command that catches those says it in one line and exits 2, never in a traceback."""
 
 
 def _alive(pid: int) -> bool:

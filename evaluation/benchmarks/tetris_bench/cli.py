@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
 from evaluation.core.cli_moved import add_moved_parser
 from evaluation.core.cli_options import (
+    abort_limit,
     add_model_options,
     add_policy_option,
     add_quiet_option,
@@ -192,7 +193,9 @@ def cmd_tetris(args: argparse.Namespace) -> int:
 
         options = spec_options(args)
         pool = PolicyPool(
-            functools.partial(make_tetris_brain, options=options), meter=options.meter
+            functools.partial(make_tetris_brain, options=options),
+            meter=options.meter,
+            abort_limit=abort_limit(args),
         )
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
         try:
@@ -209,6 +212,8 @@ def cmd_tetris(args: argparse.Namespace) -> int:
         interrupted=outcome.interrupted,
         missing=len(outcome.missing),
         aborted=outcome.aborted,
+        stop_reason=outcome.stop_reason,
+        args=args,
     )
     if status is not None:
         return status

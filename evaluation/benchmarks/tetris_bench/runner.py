@@ -132,6 +132,8 @@ class RunOutcome:
     leaderboard: Leaderboard | None = None
     interrupted: bool = False
     aborted: list[str] = field(default_factory=list)
+    stop_reason: str | None = None
+    """Why the run stopped on our side (a dead endpoint, the cost cap); None after Ctrl-C."""
 
 
 def _verified(path: Path) -> VerifyReport:
@@ -242,6 +244,7 @@ def run_tetris_bench(
         missing=grid.missing,  # type: ignore[arg-type]
         interrupted=grid.interrupted,
         aborted=grid.aborted,
+        stop_reason=grid.stop_reason,
     )
     if not grid.interrupted and not outcome.missing and outcome.results:
         outcome.leaderboard = build_leaderboard(outcome.results, official=config.official)

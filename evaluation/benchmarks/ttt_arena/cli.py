@@ -11,6 +11,7 @@ from typing import Any
 
 from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID, DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 from evaluation.core.cli_options import (
+    abort_limit,
     add_model_options,
     add_policy_option,
     add_quiet_option,
@@ -72,8 +73,9 @@ def add_parsers(sub: Any) -> None:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     """Run (or resume) an arena run and print its reports. Exit status 0 after a complete run
-    (whatever the grades), 2 for a user error, 1 when games were aborted on our side, 130 when
-    interrupted."""
+    (whatever the grades), 2 for a user error, 1 when games were aborted or the run stopped on
+    our side (a dead endpoint, the cost cap), 130 when interrupted (see
+    `evaluation/core/run_exit.py`)."""
     from evaluation.benchmarks.ttt_arena.report import run_document, run_text
     from evaluation.benchmarks.ttt_arena.runner import run_arena
     from evaluation.core.errors import RunError
@@ -88,7 +90,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
         outcome = run_arena(
             policies_from(args),
-            spec_pool("tictactoe", options),
+            spec_pool("tictactoe", options, abort_limit=abort_limit(args)),
             output_dir,
             seed=args.seed,
             timeout_ms=args.timeout_ms,
@@ -104,6 +106,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         interrupted=outcome.interrupted,
         missing=len(outcome.missing),
         aborted=outcome.aborted,
+        stop_reason=outcome.stop_reason,
+        args=args,
     )
     if status is not None:
         return status

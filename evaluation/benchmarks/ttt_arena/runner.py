@@ -53,6 +53,8 @@ class ArenaRun:
     missing: list[Game] = field(default_factory=list)
     aborted: list[str] = field(default_factory=list)
     interrupted: bool = False
+    stop_reason: str | None = None
+    """Why the run stopped on our side (a dead endpoint, the cost cap); None after Ctrl-C."""
 
 
 def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
@@ -139,6 +141,7 @@ def run_arena(
         missing=grid.missing,
         aborted=grid.aborted,
         interrupted=grid.interrupted,
+        stop_reason=grid.stop_reason,
     )
     for spec in policies:
         if grid.complete(spec):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
+from argparse import Namespace
 
-from evaluation.core.run_exit import ABORTED, INTERRUPTED, unfinished_exit
+from evaluation.core.run_exit import ABORTED, INTERRUPTED, STOPPED, resume_command, unfinished_exit
 
 
 def test_a_finished_run_has_no_exit_status_and_says_nothing() -> None:
@@ -18,8 +19,61 @@ def test_an_interrupted_run_names_what_is_missing_and_how_to_finish() -> None:
     status = unfinished_exit("runs/x", interrupted=True, missing=3, aborted=["a"], out=out)
     assert status == INTERRUPTED == 130
     assert out.getvalue() == (
-        "interrupted: 3 games missing; repeat the command (or add --resume) with "
-        "--output-dir runs/x to finish the run\n"
+        "interrupted: 3 games missing; to finish the run: the same command with --output-dir "
+        "runs/x\n"
+    )
+
+
+def test_the_resume_command_is_the_one_given_with_its_output_directory() -> None:
+    given = Namespace(argv=["tetris-bench", "--policy", "llm:a b"], output_dir=None)
+    assert resume_command(given, "runs/t 1") == (
+        "arcade-eval tetris-bench --policy 'llm:a b' --output-dir 'runs/t 1'"
+    )
+    named = Namespace(argv=["sudoku", "--output-dir=d", "--max-cost-usd", "1"], output_dir="d")
+    assert resume_command(named, "d", replace={"--max-cost-usd": "2"}) == (
+        "arcade-eval sudoku --output-dir=d --max-cost-usd 2"
+    )
+    assert resume_command(named, "d", replace={"--cache": "c"}).endswith("--cache c")
+
+
+def test_a_stop_on_our_side_is_one_line_with_the_resume_command_and_exit_1() -> None:
+    out = io.StringIO()
+    args = Namespace(argv=["ttt-arena", "--output-dir", "d"], output_dir="d")
+    status = unfinished_exit(
+        "d",
+        interrupted=True,
+        missing=4,
+        aborted=["x"],
+        stop_reason="the endpoint died",
+        args=args,
+        out=out,
+    )
+    assert status == STOPPED == 1
+    assert out.getvalue() == (
+        "stopped: the endpoint died; 4 games missing. Once the cause is fixed (the endpoint is "
+        "back), resume with: arcade-eval ttt-arena --output-dir d\n"
+    )
+
+
+def test_a_cost_cap_stop_names_the_cap_and_the_spent_amount() -> None:
+    out = io.StringIO()
+    meter = Namespace(cap_usd=0.01, spent_usd=0.00912)
+    args = Namespace(argv=["sudoku", "--max-cost-usd", "0.01"], output_dir=None, cost_meter=meter)
+    status = unfinished_exit(
+        "runs/s",
+        interrupted=True,
+        missing=2,
+        aborted=[],
+        unit="grids",
+        stop_reason="CostCapReached: cost cap reached",
+        args=args,
+        out=out,
+    )
+    assert status == STOPPED
+    assert out.getvalue() == (
+        "stopped: the cost cap --max-cost-usd 0.01 is reached ($0.0091 spent of $0.01; the next "
+        "call could pass it); 2 grids missing. To go on, raise the cap (the same cap stops "
+        "again at once): arcade-eval sudoku --max-cost-usd 0.02 --output-dir runs/s\n"
     )
 
 

@@ -57,8 +57,10 @@ def test_a_stop_ends_the_run_resumably(
     run = tmp_path / "run"
     flaky.FAIL_ON.add(30)
     flaky.FAIL_KIND = "stop"
-    assert cli.main(command(run)) == 130
-    assert "interrupted: 183 games missing" in capsys.readouterr().err
+    assert cli.main(command(run)) == 1  # a stop on our side (`evaluation/core/run_exit.py`)
+    err = capsys.readouterr().err
+    assert err.startswith("stopped: RunStopError: the cost cap is reached; 183 games missing.")
+    assert f"resume with: arcade-eval {' '.join(command(run))}" in err
     assert len(list((run / "results").rglob("*.json"))) == 29
     flaky.FAIL_ON.clear()
     assert cli.main([*command(run), "--resume"]) == 0
