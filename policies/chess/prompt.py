@@ -94,6 +94,8 @@ class ChessPrompt:
     """Chess positions: answer `<move>SAN or UCI</move>` (a tag; no schema)."""
 
     game = "chess"
+    benchmark = "chess-ladder"
+    reply_tokens = 300  # one move in a tag, often after a few lines of thought
     prompt_version = PROMPT_VERSION
     adapter_version = ADAPTER_VERSION
 

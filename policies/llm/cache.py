@@ -2,8 +2,11 @@
 
 The key is a SHA-256 of the request as sent: the endpoint URL, the whole JSON body (model id,
 messages, temperature, the token-limit key and value, reasoning settings, response format, extra
-body) and the extra headers. So a reply is never reused under different settings, and a re-run
-with the same settings makes no HTTP request and gets the same replies, hence the same logs.
+body) and the extra headers, and of its attempt: the n-th time in a row a policy sends this same
+request (a benchmark's retry of an unreadable reply asks the same question again) is attempt n,
+so a retry is a new request and never the cached reply it retries. So a reply is never reused
+under different settings or for a retry, and a re-run with the same settings makes no HTTP
+request and gets the same replies, hence the same logs.
 Only successful completions are stored, with the latency and retries of the original call so a
 replayed decision records exactly what the first one did. Within one run a repeated request is
 answered from the cache as well, so the first run and its re-run agree; the first stored reply
@@ -43,8 +46,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CACHE_FORMAT = "arcade-gym-llm-cache/2"
-"""Version 2 records the request hash; entries of version 1 (without it) are re-requested."""
+CACHE_FORMAT = "arcade-gym-llm-cache/3"
+"""Version 3 keys each request by its attempt too; version 2 recorded the request hash and
+version 1 did not. Entries of older versions are re-requested."""
 
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 """The largest entry read (and written); a bigger file is ignored, never read whole."""
@@ -64,13 +68,18 @@ class CachedResponse:
     retries: int
 
 
-def request_key(url: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> str:
-    """The hex SHA-256 of the canonical request (secrets excluded)."""
+def request_key(
+    url: str, body: Mapping[str, Any], headers: Mapping[str, str], attempt: int = 1
+) -> str:
+    """The hex SHA-256 of the canonical request and its attempt (secrets excluded)."""
+    if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 1:
+        raise ValueError(f"an attempt is a whole number >= 1, got {attempt!r}")
     canonical = json.dumps(
         {
             "url": url,
             "body": body,
             "headers": {k.lower(): v for k, v in headers.items() if k.lower() != "authorization"},
+            "attempt": attempt,
         },
         sort_keys=True,
         separators=(",", ":"),

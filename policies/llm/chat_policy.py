@@ -10,10 +10,12 @@ The base owns everything that is not the game's:
   abort the game; a fatal fault (`FatalModelError`) is latched in `fatal_error` so later calls
   fail at once without traffic; `CostCapReached` stops the run;
 - accounting: `usage` totals, the cost of each call (reported, else estimated, else unknown) and
-  the run's cost meter (`meter`, `--max-cost-usd`), the response cache of the client;
+  the run's cost meter (`meter`, `--max-cost-usd`), the response cache of the client, keyed by
+  attempt: the same request sent again in a row (a benchmark's retry after an unreadable reply)
+  is the next attempt, a new request, never the cached reply it retries;
 - telemetry: `last_call` and `pop_telemetry()` (what the episode loop logs per decision: tokens,
-  cost and source, retries, latency, the whole raw reply; the request messages too with
-  `transcripts=True`);
+  cost and source, the attempt, retries, latency, the raw reply and the reasoning text; the
+  request messages too with `transcripts=True`);
 - pre-flight in the benchmark's own format (`preflight()`), and `run_identity()` for log headers.
 
 One policy instance serves one game at a time: `last_call` and `pop_telemetry` describe the latest
@@ -23,6 +25,7 @@ decision of that instance.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,7 +44,7 @@ from policies.llm.prompts.base import ChatPrompt, Messages, Reading
 from policies.llm.prompts.json_reply import ReplyParseError
 from policies.llm.registry import ModelSpec
 from policies.llm.run_identity import run_identity
-from policies.llm.telemetry import ErrorKind, LLMCall, Usage
+from policies.llm.telemetry import ErrorKind, LLMCall, Usage, bounded_text
 
 
 class ChatPolicy(PolicyIdentity):
@@ -75,6 +78,9 @@ class ChatPolicy(PolicyIdentity):
         self.last_call: LLMCall | None = None
         self._pending: LLMCall | None = None
         self._usage = Usage()
+        self._last_body: dict[str, Any] | None = None
+        self._attempt = 0
+        self._attempt_lock = threading.Lock()
 
     # ----------------------------------------------------------------------------------------
     # Identity, totals, telemetry
@@ -124,7 +130,9 @@ class ChatPolicy(PolicyIdentity):
         state_hash, decision = self.prompt.keys(question)
         messages = self.messages(question)
         fmt = self.response_format(question)
-        reply = await self._ask(messages, fmt, ctx, state_hash=state_hash, decision=decision)
+        reply, attempt = await self._ask(
+            messages, fmt, ctx, state_hash=state_hash, decision=decision
+        )
         reading: Reading | None = None
         problem: str | None = None
         try:
@@ -133,7 +141,7 @@ class ChatPolicy(PolicyIdentity):
             problem = str(exc)
         except Exception as exc:  # a reply must never crash a game: it is unreadable
             problem = f"the reply could not be read ({type(exc).__name__}: {exc})"
-        call = self._record(reply, reading, problem, messages, state_hash, decision)
+        call = self._record(reply, reading, problem, messages, state_hash, decision, attempt)
         if reading is None:
             return self.prompt.unreadable(question, call)
         return self.prompt.answer(question, reading, call)
@@ -146,8 +154,9 @@ class ChatPolicy(PolicyIdentity):
         *,
         state_hash: str | None = None,
         decision: int | None = None,
-    ) -> ChatReply:
-        """One completion within `ctx`'s deadline; failures are recorded, then raised."""
+    ) -> tuple[ChatReply, int]:
+        """One completion within `ctx`'s deadline, and which attempt at its request it was;
+        failures are recorded, then raised."""
         if self.fatal_error is not None:  # no traffic once the key or model is known bad
             known = self.fatal_error
             raise FatalModelError(str(known), reason=known.reason, status=known.status)
@@ -160,6 +169,7 @@ class ChatPolicy(PolicyIdentity):
         )
         spec = self.spec
         body = self.client.build_body(messages, response_format=fmt, **spec.request_options())
+        attempt = self._next_attempt(body)
         worst = 0.0
         if self.meter is not None:
             pricing = spec.pricing
@@ -170,32 +180,44 @@ class ChatPolicy(PolicyIdentity):
                 None if pricing is None else pricing.input,
                 None if pricing is None else pricing.output,
             )
+        options: dict[str, Any] = {"attempt": attempt} if attempt > 1 else {}
+        failed = (state_hash, decision, attempt)
         try:
-            return await self.client.send(
+            reply = await self.client.send(
                 body,
                 deadline=ctx.deadline,
                 cancel=cancel,
                 meter=self.meter,
                 worst_case_usd=worst,
                 cost_of=lambda reply: spec.price(reply).usd,
+                **options,
             )
         except FatalModelError as exc:
             self.fatal_error = exc
-            self._failed(exc, "fatal", 0, state_hash, decision)
+            self._failed(exc, "fatal", 0, *failed)
             raise
         except CostCapReached as exc:
-            self._failed(exc, "cost-cap", 0, state_hash, decision)
+            self._failed(exc, "cost-cap", 0, *failed)
             raise
         except (CallCancelledError, asyncio.CancelledError):
             with usage.lock:  # the harness's timeout or cancel: the request was aborted
                 usage.cancelled += 1
             raise
         except ServiceFailure as exc:
-            self._failed(exc, "service", exc.retries, state_hash, decision)
+            self._failed(exc, "service", exc.retries, *failed)
             raise
         except ModelCallError as exc:
-            self._failed(exc, "service", exc.retries, state_hash, decision)
+            self._failed(exc, "service", exc.retries, *failed)
             raise
+        return reply, attempt
+
+    def _next_attempt(self, body: dict[str, Any]) -> int:
+        """Which attempt at `body` this is: 1, or one more than the last when the previous
+        request of this policy was the very same (the game asked the same question again)."""
+        with self._attempt_lock:
+            self._attempt = self._attempt + 1 if body == self._last_body else 1
+            self._last_body = body
+            return self._attempt
 
     def _failed(
         self,
@@ -204,6 +226,7 @@ class ChatPolicy(PolicyIdentity):
         retries: int,
         state_hash: str | None,
         decision: int | None,
+        attempt: int = 1,
     ) -> None:
         call = LLMCall(
             state_hash=state_hash,
@@ -211,6 +234,7 @@ class ChatPolicy(PolicyIdentity):
             error=f"{type(exc).__name__}: {exc}",
             error_kind=kind,
             retries=retries,
+            attempt=attempt,
         )
         self._usage.add_failure(call)
         self._note(call)
@@ -223,6 +247,7 @@ class ChatPolicy(PolicyIdentity):
         messages: Messages,
         state_hash: str | None,
         decision: int | None,
+        attempt: int = 1,
     ) -> LLMCall:
         """Note a reply in `last_call`, the telemetry and the totals; returns the record."""
         cost = self.spec.price(reply)
@@ -230,7 +255,9 @@ class ChatPolicy(PolicyIdentity):
             state_hash=state_hash,
             decision=decision,
             action=None if reading is None else reading.action,
-            raw=raw_text(reply),
+            raw=bounded_text(raw_text(reply)) or "",
+            reasoning=bounded_text(reply.reasoning),
+            attempt=attempt,
             parse_error=parse_error,
             parse_notes=() if reading is None else reading.notes,
             prompt_tokens=reply.prompt_tokens,

@@ -7,10 +7,14 @@ lane plays through it unchanged. The prompt is the messages' contents joined by 
 system prompt first); agent CLIs take no JSON schema, so use them with `json_schema = false` and
 let the prompt ask for the format. Each request runs the command in its own session with the
 agent-CLI defaults of `policies/engines/agent_cli.py`; cancelling the request kills its tree.
-Outcomes: a reply is returned (tokens and cost unknown: the tool does not say); a command that
-cannot start is `FatalModelError`; a crash or an oversized reply is a `ServiceFailure` (`cli`:
-the tool failed, not the model); no reply before the deadline is a `TimeoutError` (the model was
-too slow, which the benchmark scores). The response cache works as for servers.
+Outcomes: a reply is returned, with its tokens, the tool's own cost figure and its reasoning
+when the tool prints them in one of the shapes `policies/llm/cli_output.py` reads (Claude Code's
+`--output-format json`, Codex's `exec --json`, a generic JSON object; plain text otherwise); a
+command that cannot start is `FatalModelError`; a crash, an oversized reply or a tool that says
+the request failed (a usage limit, an API error) is a `ServiceFailure` (`cli`: the tool failed,
+not the model); no reply before the deadline is a `TimeoutError` (the model was too slow, which
+the benchmark scores). The response cache works as for servers: an entry holds the tool's
+output as printed, read again when served.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 from policies.engines.agent_cli import make_cli_engine
 from policies.engines.process import ProcessEngine
 from policies.llm.cache import CachedResponse, ResponseCache, request_key
+from policies.llm.cli_output import CliOutput, read_cli_output
 from policies.llm.client import CancelSignal, ChatClient, ChatReply
 from policies.llm.cost_meter import CostMeter
 from policies.llm.errors import CallCancelledError, FatalModelError, ServiceFailure
@@ -81,11 +86,13 @@ class CliChatClient:
         meter: CostMeter | None = None,
         worst_case_usd: float = 0.0,
         cost_of: Callable[[ChatReply], float | None] | None = None,
+        attempt: int = 1,
     ) -> ChatReply:
-        """Run the tool on the body's messages within `deadline` (see the module docstring)."""
+        """Run the tool on the body's messages within `deadline` (see the module docstring);
+        `attempt` keys the cache as for servers."""
         key = None
         if self.cache is not None:
-            key = request_key(self.base_url, body, {})
+            key = request_key(self.base_url, body, {}, attempt)
             hit = self.cache.get(key)
             cached = None if hit is None else _cached_reply(hit.body, hit.latency_ms, key)
             if cached is not None:
@@ -107,16 +114,19 @@ class CliChatClient:
         finally:
             if watcher is not None:
                 watcher.cancel()
-        if out.failure is None:
-            reply = _reply({"choices": [{"message": {"content": out.output}}]}, out.elapsed_ms)
+        read = read_cli_output(out.output) if out.failure is None else None
+        if read is not None and read.error is None:
+            reply = _reply(read, {"stdout": out.output}, out.elapsed_ms)
             if meter is not None and booking is not None:
-                meter.settle(booking, cost_of(reply) if cost_of is not None else None)
+                meter.settle(booking, cost_of(reply) if cost_of is not None else reply.cost_usd)
             if self.cache is not None and key is not None:
                 self.cache.put(key, CachedResponse(reply.raw, {}, reply.latency_ms, 0))
                 reply = replace(reply, cache_key=key)
             return reply
         if meter is not None and booking is not None:
             meter.release(booking)
+        if read is not None:
+            raise ServiceFailure(f"{self.base_url}: {read.error}", reason="cli")
         if out.failure == "start":
             raise FatalModelError(f"{self.base_url}: {out.error}", reason="command")
         if out.failure == "cancelled":
@@ -127,28 +137,33 @@ class CliChatClient:
 
 
 def _cached_reply(raw: dict[str, Any], latency_ms: float, key: str) -> ChatReply | None:
-    """A stored tool reply, or None when its body is not the shape `send` stores (re-asked)."""
-    choices = raw.get("choices")
-    if not isinstance(choices, list) or len(choices) != 1 or not isinstance(choices[0], dict):
+    """A stored tool output read again, or None when the entry is not what `send` stores (the
+    tool's output as printed, one that reads as a reply): then it is asked again."""
+    stdout = raw.get("stdout")
+    if set(raw) != {"stdout"} or not isinstance(stdout, str):
         return None
-    message = choices[0].get("message")
-    if not isinstance(message, dict) or not isinstance(message.get("content"), str):
+    read = read_cli_output(stdout)
+    if read.error is not None:
         return None
-    return replace(_reply(raw, latency_ms, from_cache=True), cache_key=key)
+    return replace(_reply(read, raw, latency_ms, from_cache=True), cache_key=key)
 
 
-def _reply(raw: dict[str, Any], latency_ms: float, *, from_cache: bool = False) -> ChatReply:
-    choices = raw.get("choices") or [{}]
-    text = str((choices[0].get("message") or {}).get("content") or "")
+def _reply(
+    read: CliOutput, raw: dict[str, Any], latency_ms: float, *, from_cache: bool = False
+) -> ChatReply:
     return ChatReply(
-        text=text,
-        prompt_tokens=None,
-        completion_tokens=None,
-        cost_usd=None,
+        text=read.text,
+        prompt_tokens=read.prompt_tokens,
+        completion_tokens=read.completion_tokens,
+        cost_usd=read.reported.usd,
         raw=raw,
-        finish_reason="stop",
+        finish_reason=read.finish_reason,
         latency_ms=latency_ms,
+        reasoning_tokens=read.reasoning_tokens,
+        cached_tokens=read.cached_tokens,
+        reported=read.reported,
         from_cache=from_cache,
+        reasoning=read.reasoning,
     )
 
 

@@ -266,19 +266,21 @@ class ChatClient:
         meter: CostMeter | None = None,
         worst_case_usd: float = 0.0,
         cost_of: Callable[[ChatReply], float | None] | None = None,
+        attempt: int = 1,
     ) -> ChatReply:
         """Send `body`, retried on service failures while `deadline` allows.
 
         `deadline` is a `time.monotonic()` instant (None: `max_retries` bounds the retries).
         `cancel`, when set, aborts the request (`CallCancelledError`); cancelling the awaiting
-        task does the same by raising `CancelledError`. A cached reply is returned without any
-        request, and without charging `meter`. Otherwise `meter` books `worst_case_usd` first
-        (CostCapReached: nothing is sent) and is settled with `cost_of(reply)`, the estimate for
-        a call cut off after it was sent, or nothing for a call that got no reply.
+        task does the same by raising `CancelledError`. A cached reply (of this `attempt` at
+        the request, `policies/llm/cache.py`) is returned without any request, and without
+        charging `meter`. Otherwise `meter` books `worst_case_usd` first (CostCapReached:
+        nothing is sent) and is settled with `cost_of(reply)`, the estimate for a call cut off
+        after it was sent, or nothing for a call that got no reply.
         """
         key = None
         if self.cache is not None:
-            key = request_key(self.url, body, self.extra_headers)
+            key = request_key(self.url, body, self.extra_headers, attempt)
             hit = self.cache.get(key)
             if hit is not None:
                 cached = reply_from(hit.body, hit.headers, self.url, self.max_call_cost_usd)

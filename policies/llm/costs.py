@@ -3,7 +3,9 @@ unknown. A reported figure outside a sane range is not trusted: it is recorded a
 note (a provider sending `usage.cost = 1e300` must not break a table).
 
 Sources, in order: OpenRouter's `usage.cost` in the body, LiteLLM's `x-litellm-response-cost`
-header, then the registry's price list (tokens x price, `estimated`).
+header, then the registry's price list (tokens x price, `estimated`). An agent CLI on a
+subscription is priced the other way round (`ModelSpec.price`): the list price first, as the
+API-equivalent cost, then the figure the tool reports.
 """
 
 from __future__ import annotations
@@ -82,15 +84,22 @@ def estimated_cost(
     completion_tokens: int | None,
     *,
     max_usd: float = MAX_CALL_COST_USD,
+    cached_tokens: int | None = None,
+    price_cached: float | None = None,
 ) -> CallCost:
     """`reported` when the provider gave a sane figure; else tokens x price (USD per million
-    tokens) marked `estimated`; else unknown, keeping any note."""
+    tokens; the `cached_tokens` of the prompt at `price_cached` when given, else at the input
+    price) marked `estimated`; else unknown, keeping any note."""
     if reported.usd is not None:
         return reported
     if None in (price_in, price_out, prompt_tokens, completion_tokens):
         return reported
     assert price_in is not None and price_out is not None
-    usd = ((prompt_tokens or 0) * price_in + (completion_tokens or 0) * price_out) / 1_000_000
+    prompt = prompt_tokens or 0
+    cached = min(max(cached_tokens or 0, 0), prompt)
+    rate = price_in if price_cached is None else price_cached
+    fresh = (prompt - cached) * price_in + cached * rate
+    usd = (fresh + (completion_tokens or 0) * price_out) / 1_000_000
     if not math.isfinite(usd) or usd > max_usd:
         note = f"estimated cost {usd:.3g} USD is outside [0, {max_usd:g}] USD: cost unknown"
         return CallCost(note="; ".join(n for n in (reported.note, note) if n))

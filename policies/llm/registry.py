@@ -10,6 +10,7 @@ are refused so a typo does not silently change a setting. The built-in registry 
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -19,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
+from policies.llm.budgets import Limit, as_limit, lane_budget
 from policies.llm.client import (
     DEFAULT_API_KEY_ENV,
     DEFAULT_BASE_URL,
@@ -33,6 +35,7 @@ DEFAULT_MODELS_FILE = "models.toml"
 """The built-in registry, a data file of this package."""
 
 _CONFIG = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True)
+_LIMIT_KEY = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 
 
 class RegistryError(ValueError):
@@ -40,16 +43,23 @@ class RegistryError(ValueError):
 
 
 class Pricing(BaseModel):
-    """USD per million tokens, for providers that do not report a cost."""
+    """The list price in USD per million tokens: input, output, and optionally cached input
+    (prompt-cache reads; absent: the input price). Used for providers that report no cost and
+    as the API-equivalent cost of agent CLIs."""
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid", frozen=True)
 
     input: float = Field(alias="in", ge=0)
     output: float = Field(alias="out", ge=0)
+    cached: float | None = Field(default=None, ge=0)
 
-    def cost_usd(self, prompt_tokens: int, completion_tokens: int) -> float:
-        """What `prompt_tokens` in and `completion_tokens` out cost at these rates."""
-        return (prompt_tokens * self.input + completion_tokens * self.output) / 1_000_000
+    def cost_usd(self, prompt_tokens: int, completion_tokens: int, cached_tokens: int = 0) -> float:
+        """What `prompt_tokens` in (`cached_tokens` of them read from a prompt cache) and
+        `completion_tokens` out cost at these rates."""
+        cached = min(max(cached_tokens, 0), prompt_tokens)
+        rate = self.input if self.cached is None else self.cached
+        fresh = (prompt_tokens - cached) * self.input + cached * rate
+        return (fresh + completion_tokens * self.output) / 1_000_000
 
 
 class Reasoning(BaseModel):
@@ -81,6 +91,8 @@ class ModelSpec(BaseModel):
     OpenAI-native top-level field; `extra_body` is merged into every request (provider routing).
     `requests_per_minute` spaces this model's requests. `command` runs an agent command-line
     tool instead of calling a server (`cli:`; the prompt on stdin, the reply on stdout).
+    `limits` sets the completion budget per benchmark, keyed by the lane's game or benchmark
+    (`policies/llm/budgets.py` has the rule for a benchmark without one); `for_lane` resolves it.
     """
 
     model_config = _CONFIG
@@ -105,6 +117,19 @@ class ModelSpec(BaseModel):
     timeout_s: float = Field(default=60.0, gt=0)
     requests_per_minute: float | None = Field(default=None, gt=0)
     command: str | None = Field(default=None, min_length=1)
+    limits: dict[str, Limit] = Field(default_factory=dict)
+
+    @field_validator("limits", mode="before")
+    @classmethod
+    def _numbers_are_budgets(cls, value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            return value
+        for key in value:
+            if not isinstance(key, str) or not _LIMIT_KEY.fullmatch(key):
+                raise ValueError(
+                    f"limits key {key!r} must name a benchmark or game, lower case (e.g. narcade)"
+                )
+        return {key: as_limit(limit) for key, limit in value.items()}
 
     @field_validator("base_url")
     @classmethod
@@ -128,6 +153,20 @@ class ModelSpec(BaseModel):
         if base_url is None:
             return self
         return ModelSpec.model_validate({**self.model_dump(), "base_url": base_url})
+
+    def for_lane(self, keys: tuple[str, ...], reply_tokens: int) -> ModelSpec:
+        """This spec with the completion budget of the lane named by `keys` (its game, then its
+        benchmark) whose answers need `reply_tokens` (`policies/llm/budgets.py`)."""
+        max_tokens, token_param = lane_budget(
+            max_tokens=self.max_tokens,
+            token_param=self.token_param,
+            limits=self.limits,
+            keys=keys,
+            reply_tokens=reply_tokens,
+            reasoning=self.reasoning.to_request() if self.reasoning is not None else None,
+            reasoning_effort=self.reasoning_effort,
+        )
+        return self.model_copy(update={"max_tokens": max_tokens, "token_param": token_param})
 
     def client(self, **kwargs: Any) -> Any:
         """The client of this model: a `ChatClient` for its server (keyword arguments go to
@@ -159,14 +198,29 @@ class ModelSpec(BaseModel):
 
     def price(self, reply: ChatReply, *, max_usd: float = MAX_CALL_COST_USD) -> CallCost:
         """The reply's cost: the provider's sane figure (`reported`), else tokens x pricing
-        (`estimated`), else unknown (with a note when a figure was refused)."""
+        (`estimated`), else unknown (with a note when a figure was refused). An agent CLI
+        (`command`) runs on a subscription that bills no request: its cost is API-equivalent,
+        the tokens at the list price first, else the figure the tool itself reported."""
+        if self.command is not None:
+            listed = self._list_price(CallCost(), reply, max_usd)
+            if listed.usd is not None:
+                return listed
+            reported = _reported(reply)
+            notes = "; ".join(n for n in (listed.note, reported.note) if n) or None
+            return CallCost(reported.usd, reported.source, notes)
+        return self._list_price(_reported(reply), reply, max_usd)
+
+    def _list_price(self, reported: CallCost, reply: ChatReply, max_usd: float) -> CallCost:
+        pricing = self.pricing
         return estimated_cost(
-            _reported(reply),
-            None if self.pricing is None else self.pricing.input,
-            None if self.pricing is None else self.pricing.output,
+            reported,
+            None if pricing is None else pricing.input,
+            None if pricing is None else pricing.output,
             reply.prompt_tokens,
             reply.completion_tokens,
             max_usd=max_usd,
+            cached_tokens=reply.cached_tokens,
+            price_cached=None if pricing is None else pricing.cached,
         )
 
     def cost_usd(self, reply: ChatReply) -> float | None:

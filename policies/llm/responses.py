@@ -42,7 +42,8 @@ class ChatReply:
     retries and waits included; `from_cache` marks a reply served by the response cache;
     `cache_key` is the request hash under which a cache-enabled client stores or found it (None
     without a cache); `cost_header` keeps LiteLLM's raw cost header (the cache stores it with
-    the body).
+    the body). `reasoning` is the reasoning text the server returned beside the answer
+    (`reasoning_content`, `reasoning` or OpenRouter's `reasoning_details`; None: none).
     """
 
     text: str
@@ -60,6 +61,7 @@ class ChatReply:
     cost_header: str | None = None
     from_cache: bool = False
     cache_key: str | None = None
+    reasoning: str | None = None
 
 
 @dataclass
@@ -123,6 +125,28 @@ def _content_text(content: Any) -> str:
         parts = [p.get("text", "") for p in content if isinstance(p, Mapping)]
         return "".join(p for p in parts if isinstance(p, str))
     return ""
+
+
+def reasoning_text(message: Mapping[str, Any]) -> str | None:
+    """The reasoning a reply message carries beside its answer: `reasoning_content` (DeepSeek,
+    vLLM, llama.cpp), `reasoning` (OpenRouter, Ollama), else the readable parts of OpenRouter's
+    `reasoning_details` (text and summaries; encrypted parts carry none). None when there is
+    none."""
+    for key in ("reasoning_content", "reasoning"):
+        text = _content_text(message.get(key))
+        if text.strip():
+            return text
+    details = message.get("reasoning_details")
+    if isinstance(details, list):
+        parts = []
+        for part in details:
+            if isinstance(part, Mapping):
+                value = part.get("text") or part.get("summary")
+                if isinstance(value, str) and value.strip():
+                    parts.append(value)
+        if parts:
+            return "\n\n".join(parts)
+    return None
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
@@ -237,4 +261,5 @@ def reply_from(
         cached_tokens=_detail(usage, "prompt_tokens_details", "cached_tokens"),
         reported=cost,
         cost_header=headers.get(COST_HEADER),
+        reasoning=reasoning_text(message),
     )

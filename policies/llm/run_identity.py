@@ -6,7 +6,10 @@ settings: another temperature, token budget, server, reasoning setting or prompt
 the model id and provider, the base URL's host (or the agent CLI's command), the sampling and
 budget settings, the reasoning settings, whether a JSON schema constrains the reply, the
 `extra_body` keys with a digest of their values (provider routing changes the model actually
-served), and the prompt and adapter versions. It never holds a key or a header value.
+served), and the prompt and adapter versions. The token limit is the lane's: the budget its
+benchmark gets (`policies/llm/budgets.py`). An agent CLI (`command`) is sent neither a
+temperature nor a budget (the tool's own settings apply), so both are recorded as null. It never
+holds a key or a header value.
 """
 
 from __future__ import annotations
@@ -28,15 +31,16 @@ def _digest(value: Any) -> str:
 def run_identity(spec: ModelSpec, *, prompt_version: str, adapter_version: str) -> dict[str, Any]:
     """The model's full settings plus the prompt and adapter versions (camelCase keys)."""
     host = urlsplit(spec.base_url).netloc.rsplit("@", 1)[-1]
+    sent = spec.command is None  # an agent CLI gets the prompt only
     return {
         "slug": spec.slug,
         "modelId": spec.model,
         "provider": spec.provider,
         "baseUrlHost": None if spec.command is not None else host,
         "command": spec.command,
-        "temperature": spec.temperature,
-        "maxTokens": spec.max_tokens if spec.token_param != "none" else None,
-        "tokenParam": spec.token_param,
+        "temperature": spec.temperature if sent else None,
+        "maxTokens": spec.max_tokens if sent and spec.token_param != "none" else None,
+        "tokenParam": spec.token_param if sent else "none",
         "reasoning": spec.reasoning.to_request() if spec.reasoning is not None else None,
         "reasoningEffort": spec.reasoning_effort,
         "jsonSchema": spec.json_schema,

@@ -1,11 +1,15 @@
 """What every model call records, in every benchmark: one `LLMCall` per decision, and the totals.
 
-A call record holds the whole raw reply (never cut), what was read from it (or why nothing
-could be), the tokens (prompt, completion, reasoning, cached), the cost with its source
-(`reported` by the provider, `estimated` from registry prices, `unknown`, with a note when a
-figure was refused), retries and latency; for a call that got no reply, the error and its kind.
-`to_dict` gives the camelCase log fields; the request messages are added only for transcripts
-(they are large). `Usage` sums the records of a policy.
+A call record holds the whole raw reply, what was read from it (or why nothing could be), the
+reasoning text the model returned beside its answer (always, when there is one), the tokens
+(prompt, completion, reasoning, cached), the cost with its source (`reported` by the provider,
+`estimated` from registry prices, `unknown`, with a note when a figure was refused), which
+attempt at the same request it was (a retry of an unreadable reply is attempt 2), retries and
+latency; for a call that got no reply, the error and its kind. The reply and the reasoning are
+each kept up to `MAX_TEXT_CHARS` characters (the agent CLIs' output cap; a longer one is cut
+with a note saying how much was dropped), so an absurd reply cannot swell a log. `to_dict`
+gives the camelCase log fields; the request messages are added only for transcripts (they are
+large). `Usage` sums the records of a policy.
 """
 
 from __future__ import annotations
@@ -17,6 +21,16 @@ from typing import Any, Literal
 from policies.llm.costs import CostSource
 
 ErrorKind = Literal["service", "fatal", "cancelled", "cost-cap"]
+
+MAX_TEXT_CHARS = 1_048_576
+"""The most characters of a reply, and of its reasoning, a call record keeps."""
+
+
+def bounded_text(text: str | None, limit: int = MAX_TEXT_CHARS) -> str | None:
+    """`text` up to `limit` characters; a longer one is cut, ending with a note of the cut."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[:limit] + f" [... {len(text) - limit:,} more characters not kept]"
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,8 @@ class LLMCall:
     from_cache: bool = False
     cache_key: str | None = None
     messages: tuple[dict[str, Any], ...] | None = None
+    reasoning: str | None = None
+    attempt: int = 1
 
     def to_dict(self, *, transcript: bool = False) -> dict[str, Any]:
         """camelCase log fields (`transcript`: with the request messages). A reply of a client
@@ -56,6 +72,8 @@ class LLMCall:
             "decision": self.decision,
             "action": self.action,
             "raw": self.raw,
+            "reasoning": self.reasoning,
+            "attempt": self.attempt,
             "parseError": self.parse_error,
             "parseNotes": list(self.parse_notes),
             "error": self.error,

@@ -158,6 +158,8 @@ class SudokuPrompt:
     """Sudoku grids: answer `{"grid": [nine rows], "confidence": N}` (schema where supported)."""
 
     game = "sudoku"
+    benchmark = "sudoku"
+    reply_tokens = 400  # nine rows of nine digits and a confidence, as JSON
     prompt_version = PROMPT_VERSION
     adapter_version = ADAPTER_VERSION
 

@@ -350,6 +350,8 @@ class TetrisPrompt:
     """Tetris Bench placements: pick a listed candidate by its two-letter id."""
 
     game = "tetris"
+    benchmark = "tetris-bench"
+    reply_tokens = 80  # a JSON object: a candidate id, hold and risk
     prompt_version = PROMPT_VERSION
     adapter_version = ADAPTER_VERSION
 

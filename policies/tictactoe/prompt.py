@@ -134,6 +134,8 @@ class TicTacToePrompt:
     """k-in-a-row positions: answer `<move>row col</move>` (a tag, not JSON: no schema)."""
 
     game = "tictactoe"
+    benchmark = "ttt-arena"
+    reply_tokens = 80  # one move in a tag
     prompt_version = PROMPT_VERSION
     adapter_version = ADAPTER_VERSION
 

@@ -232,10 +232,17 @@ def test_a_malformed_key_is_refused_and_never_a_path(tmp_path: Path) -> None:
 
 def test_a_malformed_cached_cli_body_is_asked_again() -> None:
     key = "b" * 64
-    good = {"choices": [{"message": {"content": "<move>1 1</move>"}}]}
-    reply = _cached_reply(good, 5.0, key)
+    reply = _cached_reply({"stdout": "<move>1 1</move>\n"}, 5.0, key)
     assert reply is not None and reply.from_cache and reply.cache_key == key
-    for bad in ({"choices": "x"}, {"choices": [1]}, {"choices": [{"message": {"content": 3}}]}, {}):
+    assert reply.text == "<move>1 1</move>\n"
+    failed = json.dumps({"type": "result", "is_error": True, "result": "usage limit reached"})
+    for bad in (
+        {"stdout": 3},
+        {"stdout": "x", "more": 1},
+        {"choices": [{"message": {"content": "<move>1 1</move>"}}]},  # format 2 stored this
+        {"stdout": failed},  # a failure is never served
+        {},
+    ):
         assert _cached_reply(bad, 5.0, key) is None
 
 

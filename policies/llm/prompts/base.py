@@ -52,6 +52,15 @@ class ChatPrompt(Protocol):
         """The game the prompt is for."""
 
     @property
+    def benchmark(self) -> str:
+        """The benchmark whose questions the prompt answers (a lane's budget is keyed by it)."""
+
+    @property
+    def reply_tokens(self) -> int:
+        """The completion budget the reply format needs, with room for a sentence around it:
+        the benchmark's default budget (`policies/llm/budgets.py`)."""
+
+    @property
     def prompt_version(self) -> str:
         """Bumped with any change to what the model sees (results are not comparable)."""
 

@@ -269,6 +269,8 @@ class OfferedActionsPrompt:
     its answer type (one field, `action`), `hidden` the wire fields the model never sees.
     """
 
+    benchmark = "narcade"
+    reply_tokens = 80  # one offered action, as JSON
     prompt_version = PROMPT_VERSION
     adapter_version = ADAPTER_VERSION
 
