@@ -3,7 +3,8 @@ test kills mid-run and brings back (`tests/evaluation/model_server.py`):
 
 - a dead endpoint stops the run after 3 games in a row aborted on our side: exit 1, one line
   naming the cause and the exact resume command; that command (server back) finishes the run and
-  every log verifies (Tetris Bench and the tic-tac-toe arena, through the one `play_grid`);
+  every log verifies (Tetris Bench, the tic-tac-toe arena and Sudoku, through the one
+  `play_grid`);
 - a resume with a changed temperature is refused in one line naming it, exit 2, no traceback;
 - the cost cap stops the run in one line naming the cap and the amount spent, and repeating
   the command stops again at once with the same line.
@@ -25,11 +26,12 @@ from tests.evaluation.model_server import Endpoint, endpoint
 RUNS = {
     "tetris-bench": ["--seeds", "4", "--modes", "iq", "--budget-ms", "1500"],
     "ttt-arena": ["--timeout-ms", "1000"],
+    "sudoku": ["--tiers", "1", "--timeout-ms", "1500"],
 }
 """Each benchmark's command, kept quick (a dead endpoint costs a game its deadline)."""
-KILL_AFTER = {"tetris-bench": 6, "ttt-arena": 40}
+KILL_AFTER = {"tetris-bench": 6, "ttt-arena": 40, "sudoku": 3}
 """Completions (the pre-flight included) before the server dies: inside the first game of Tetris
-Bench, after some arena positions."""
+Bench, after some arena positions, after two Sudoku grids."""
 
 
 @pytest.fixture
@@ -49,8 +51,14 @@ def _one_line(err: str) -> str:
     return lines[0]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("bench", sorted(RUNS))
+@pytest.mark.parametrize(
+    "bench",
+    [
+        "tetris-bench",
+        pytest.param("ttt-arena", marks=pytest.mark.slow),
+        pytest.param("sudoku", marks=pytest.mark.slow),
+    ],
+)
 def test_a_dead_endpoint_stops_the_run_and_the_printed_command_finishes_it(
     bench: str, model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

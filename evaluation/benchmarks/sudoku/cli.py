@@ -16,6 +16,7 @@ from typing import Any
 
 from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.core.cli_options import (
+    abort_limit,
     add_model_options,
     add_policy_option,
     add_quiet_option,
@@ -199,7 +200,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
         outcome = run_sudoku(
             policies_from(args),
-            spec_pool("sudoku", options),
+            spec_pool("sudoku", options, abort_limit=abort_limit(args)),
             output_dir,
             set_version=args.set,
             tiers=args.tiers,
@@ -216,6 +217,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         missing=len(outcome.missing),
         aborted=outcome.aborted,
         unit="grids",
+        stop_reason=outcome.stop_reason,
+        args=args,
     )
     if status is not None:
         return status

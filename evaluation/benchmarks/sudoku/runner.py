@@ -46,6 +46,8 @@ class SudokuRun:
     missing: list[Game] = field(default_factory=list)
     aborted: list[str] = field(default_factory=list)
     interrupted: bool = False
+    stop_reason: str | None = None
+    """Why the run stopped on our side (a dead endpoint, the cost cap); None after Ctrl-C."""
 
 
 def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
@@ -127,7 +129,11 @@ def run_sudoku(
         say=say,
     )
     outcome = SudokuRun(
-        Path(output_dir), missing=grid.missing, aborted=grid.aborted, interrupted=grid.interrupted
+        Path(output_dir),
+        missing=grid.missing,
+        aborted=grid.aborted,
+        interrupted=grid.interrupted,
+        stop_reason=grid.stop_reason,
     )
     for spec in policies:
         if grid.complete(spec):
