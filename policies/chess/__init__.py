@@ -26,6 +26,7 @@ POLICIES = (
         "chess",
         BUILTINS,
         prompt="policies.chess.prompt:make_prompt",
+        sb3="policies.chess.sb3:ADAPTER",
         engines={"uci": _uci_engine},
     ),
 )

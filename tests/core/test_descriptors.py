@@ -3,6 +3,7 @@ added through the documented steps alone (a descriptor and its two folders) is f
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +14,15 @@ import pytest
 import arcade_gym  # noqa: F401  (registers the envs)
 from arcade_gym.core.descriptor import GameDescriptor
 from arcade_gym.core.warmup import registered_warmups
-from arcade_gym.games import descriptors, policy_games, register_game, unregister_game
+from arcade_gym.games import (
+    descriptor,
+    descriptors,
+    policy_games,
+    register_game,
+    unregister_game,
+)
 from arcade_gym.registration import NAMESPACE
-from policies.game_policies import policies_for
+from policies.game_policies import load, policies_for
 from policies.specs import SpecError, builtin_names, make_policy
 from tests.toy_game import ToyEnvEntry, ToySpec, toy_games, write_toy
 
@@ -36,11 +43,36 @@ def test_every_game_registers_its_warmup(game: GameDescriptor) -> None:
 
 
 @pytest.mark.parametrize("name", policy_games())
-def test_every_policy_game_has_builtins_and_an_llm_prompt(name: str) -> None:
+def test_every_policy_game_has_builtins_an_llm_prompt_and_an_sb3_adapter(name: str) -> None:
+    from policies.llm.lanes import prompt_for
+    from policies.sb3.games import adapter_for
+
     policies = policies_for(name)
     assert policies.builtins, name
-    assert policies.prompt is not None, name
     assert builtin_names(name) == list(policies.builtins)
+    assert policies.prompt is not None and prompt_for(name) is not None, name
+    assert policies.sb3 is not None, name
+    adapter = adapter_for(name)
+    assert adapter is not None and adapter.game == name
+    assert adapter.env_id in {f"{NAMESPACE}/{e.id}" for e in descriptor(name).envs}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_every_game_has_a_frame_a_viewer_a_bench_and_a_play_setup(game: GameDescriptor) -> None:
+    """The facets a game folder gives the evaluation side, each found through the descriptor:
+    its frame (`<package>/frame.py:frame`) and viewer for the site, its `arcade-eval bench` entry
+    and its own figures, and an `arcade-eval play` setup."""
+    from evaluation.play.catalogue import play_setups
+    from evaluation.site.viewers import viewers
+    from evaluation.throughput.registry import bench_names
+
+    assert game.viewer is not None, game.name
+    package = game.viewer.partition(":")[0]
+    assert callable(importlib.import_module(f"{package}.frame").frame), game.name
+    assert viewers()[game.name].is_file()
+    assert game.name in bench_names()
+    assert game.bench is not None and callable(load(game.bench)), game.name
+    assert game.name in {setup.game for setup in play_setups().values()}
 
 
 def test_an_unknown_game_is_one_line_naming_the_games() -> None:
