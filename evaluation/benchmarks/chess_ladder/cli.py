@@ -40,14 +40,16 @@ def add_parsers(sub: Any) -> None:
         "calibrate",
         description=(
             "Each policy climbs the ladder of seeds/chess/ladder-v1.json from the bottom rung: "
-            "--games-per-rung games per rung (colours alternating) per variant, stopping after "
-            "two consecutive rungs scored zero. Every move is a fresh request without a legal-move "
-            "list; an illegal or unreadable answer gets one line of feedback, 3 tries a move, "
-            "then a forfeit. Games are adjudicated by Stockfish and graded afterwards with "
-            "Lichess's formulas. Ratings are on an internal engine-anchored scale (not FIDE or "
-            "Chess.com). Logs verify with arcade-eval verify; re-running the same command into "
-            "the same --output-dir resumes it. Needs Stockfish (apt-get install stockfish). "
-            "`chess` is the older name of this command."
+            "--games-per-rung games per rung per variant, stopping after two consecutive rungs "
+            "scored zero; colours alternate over the whole climb (each Chess960 start is played "
+            "once with each colour), the schedule is in manifest.json. Every move is a fresh "
+            "request without a legal-move list; an illegal or unreadable answer gets one line of "
+            "feedback, 3 tries a move, then a forfeit. A timeout or a failure on our side aborts "
+            "the game: never counted, played again on resume. Games are adjudicated by "
+            "Stockfish and graded afterwards with Lichess's formulas. Ratings are on an internal "
+            "engine-anchored scale (not FIDE or Chess.com). Logs verify with arcade-eval "
+            "verify; re-running the same command into the same --output-dir resumes it. Needs "
+            "Stockfish (apt-get install stockfish). `chess` is the older name of this command."
         ),
     )
     one_line_errors(chess_parser)
@@ -71,7 +73,10 @@ def add_parsers(sub: Any) -> None:
         "--timeout-s",
         type=finite_positive_float(MAX_TIMEOUT_S),
         default=600.0,
-        help=f"seconds per answer, at most {MAX_TIMEOUT_S:g} (%(default)s)",
+        help="a safety net, not a clock: an answer not back within this many seconds aborts "
+        "the game (not counted, played again on resume), since the model may think as long as "
+        "its settings allow; the default, %(default)s s (10 minutes), only stops a request that "
+        f"hangs (at most {MAX_TIMEOUT_S:g})",
     )
     chess_parser.add_argument(
         "--output-dir",

@@ -9,12 +9,17 @@ re-derives everything the model's answers decide: legality, the moves played, th
 retries and forfeits, adjudication from the recorded measurements, and the result. A changed
 model answer fails at its decision.
 
-An illegal or unreadable answer (or a policy error or timeout) gets one line of feedback and
-another try; three in a row forfeit the game (`Rules.unusable_limit`). A failure on our side
-aborts the game: never counted, played again on resume. The rung or the judge failing is one: an
-engine that crashes (its process tree is killed by `policies/engines/uci.py`) or a rung move that
-is not legal raises `SideFailedError`, and `play_ladder_game` ends the log with an `aborted`
-result line and raises `GameAbortedError`.
+An illegal or unreadable answer (or a policy error) gets one line of feedback and another try;
+three in a row forfeit the game (`Rules.unusable_limit`). A failure on our side aborts the game:
+never counted, played again on resume (`docs/rules/failures.md`). A timeout is one: the model
+"can think as long as its settings allow", so `--timeout-s` is only a safety net against a hung
+request (`Rules.timeout_aborts`). The rung or the judge failing is one too: an engine that
+crashes (its process tree is killed by `policies/engines/uci.py`) or a rung move that is not
+legal raises `SideFailedError`, and `play_ladder_game` ends the log with an `aborted` result line
+and raises `GameAbortedError`.
+
+Protocol `chess-ladder-protocol@2` is this one; logs of `@1`, where a timeout was a rejected try,
+still replay under their own rule.
 """
 
 from __future__ import annotations
@@ -58,9 +63,13 @@ from evaluation.core.policy_identity import policy_identity
 from policies.base import DecisionContext
 from policies.engines.uci import EngineFailedError
 
-PROTOCOL_VERSION = "chess-ladder-protocol@1"
+PROTOCOL_VERSION = "chess-ladder-protocol@2"
+"""Timeouts abort the game (`@1`: a timeout was a rejected try)."""
+LEGACY_PROTOCOL = "chess-ladder-protocol@1"
 TRIES_PER_MOVE = 3
 DEFAULT_TIMEOUT_MS = 600_000.0
+"""The safety net per answer (10 minutes): generous, since a timeout aborts the game (the model
+may think as long as its settings allow); it only stops a request that hangs."""
 MAX_TIMEOUT_MS = 86_400_000.0
 """A day per answer: the longest deadline a run (or a log's header) may set."""
 REJECTED = frozenset({"illegal", "unreadable", "error", "timeout"})
@@ -170,11 +179,6 @@ class RecordedSide:
 class LadderEpisode:
     """The model against one rung from one start position."""
 
-    rules = Rules(
-        unusable=REJECTED,
-        unusable_limit=TRIES_PER_MOVE,
-        failure_end="forfeit",
-    )
     realtime = False
 
     def __init__(
@@ -184,7 +188,17 @@ class LadderEpisode:
         model_colour: str,
         side: OtherSide,
         timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
+        *,
+        timeout_aborts: bool = True,
     ) -> None:
+        """`timeout_aborts=False` replays a `chess-ladder-protocol@1` log (a timeout was a
+        rejected try)."""
+        self.rules = Rules(
+            unusable=REJECTED,
+            unusable_limit=TRIES_PER_MOVE,
+            failure_end="forfeit",
+            timeout_aborts=timeout_aborts,
+        )
         self.variant = variant
         self.game = ChessGame(variant, start_fen)
         self.model_white = model_colour == "white"

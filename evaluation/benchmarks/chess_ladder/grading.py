@@ -12,6 +12,11 @@ winning chances for the mover with Lichess's curve,
   move within 40 points of even (`|win% - 50| < 40`), because the formula forgives every move in a
   position already won or lost.
 
+A player's summary also counts how often the move played was the engine's best move and how
+often one of its top three (over the graded moves whose analysis gave them). Each graded game
+records what graded it (`Grader.identity`: the engine's name and version as it reports them over
+UCI, and the node budget), since grades at 50,000 nodes are not grades at 1,000,000.
+
 Grading runs after the game, so it never delays an opponent's clock.
 """
 
@@ -179,6 +184,12 @@ class Grader:
             board.pop()
         return grade_from_scores(ply, move.uci(), before, after, top)
 
+    def identity(self) -> dict[str, Any]:
+        """What grades the moves: `{"engine": "Stockfish 15.1", "nodes": 1000000}` (the
+        engine's UCI `id name`, None when it gives none)."""
+        name = self.engine.start().id.get("name")
+        return {"engine": str(name)[:100] if name else None, "nodes": self.nodes}
+
     def grade_game(
         self, start: chess.Board, moves: Sequence[chess.Move], colour: chess.Color
     ) -> list[MoveGrade]:
@@ -206,6 +217,10 @@ class GradeSummary:
     inaccuracies_per_100: float | None
     mistakes_per_100: float | None
     blunders_per_100: float | None
+    best_move: float | None = None
+    """Percent of the moves with an engine best move where the move played was it."""
+    top3: float | None = None
+    """Percent of those moves where the move played was among the engine's top three."""
 
     def to_dict(self) -> dict[str, object]:
         """camelCase JSON form."""
@@ -216,13 +231,17 @@ class GradeSummary:
             "inaccuraciesPer100": self.inaccuracies_per_100,
             "mistakesPer100": self.mistakes_per_100,
             "blundersPer100": self.blunders_per_100,
+            "bestMovePercent": self.best_move,
+            "top3Percent": self.top3,
         }
 
 
 def summarise(grades: Sequence[MoveGrade]) -> GradeSummary:
-    """Mean accuracy over open moves and judgements per 100 graded moves (None without moves)."""
+    """Mean accuracy over open moves, judgements per 100 graded moves, and the share of best and
+    top-three moves (None without moves)."""
     n = len(grades)
     accuracies = [g.accuracy for g in grades if g.accuracy is not None]
+    ranked = [g for g in grades if g.best is not None]
 
     def per_100(kind: str) -> float | None:
         return None if n == 0 else 100.0 * sum(g.judgement == kind for g in grades) / n
@@ -234,4 +253,6 @@ def summarise(grades: Sequence[MoveGrade]) -> GradeSummary:
         inaccuracies_per_100=per_100("inaccuracy"),
         mistakes_per_100=per_100("mistake"),
         blunders_per_100=per_100("blunder"),
+        best_move=100.0 * sum(g.move == g.best for g in ranked) / len(ranked) if ranked else None,
+        top3=100.0 * sum(g.move in g.top[:TOP_N] for g in ranked) / len(ranked) if ranked else None,
     )

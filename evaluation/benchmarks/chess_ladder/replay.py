@@ -16,6 +16,7 @@ import chess
 from arcade_gym.chess.positions import start_board
 from arcade_gym.chess.rules import RULESET_ID
 from evaluation.benchmarks.chess_ladder.episode import (
+    LEGACY_PROTOCOL,
     MAX_TIMEOUT_MS,
     PROTOCOL_VERSION,
     LadderEpisode,
@@ -31,7 +32,8 @@ def replay(contents: LogContents) -> Replay:
     """The game a ladder log starts from, with its recorded decisions."""
     header = contents.header
     versions = header.get("versions") or {}
-    if versions.get("protocol") != PROTOCOL_VERSION or versions.get("ruleset") != RULESET_ID:
+    protocol = versions.get("protocol")
+    if protocol not in (PROTOCOL_VERSION, LEGACY_PROTOCOL) or versions.get("ruleset") != RULESET_ID:
         raise ValueError(
             f"protocol {versions.get('protocol')!r} / ruleset {versions.get('ruleset')!r} cannot "
             f"be replayed by this version ({PROTOCOL_VERSION}, {RULESET_ID})"
@@ -50,6 +52,7 @@ def replay(contents: LogContents) -> Replay:
         settings["modelColour"],
         other_side(header, contents.events),
         header_timeout(settings.get("timeoutMs")),
+        timeout_aborts=protocol == PROTOCOL_VERSION,
     )
     result = None if contents.result is None else dict(contents.result)
     return Replay(episode, contents.events, result)

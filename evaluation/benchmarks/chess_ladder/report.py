@@ -1,5 +1,7 @@
 """The chess ladder's report: per model, the rating and its interval, W/D/L by rung and
-variant, the illegal/invalid rate, grading summaries, tokens, cost and time per answer."""
+variant, the illegal/invalid rate, grading summaries (accuracy, judgements, best-move and top-3
+shares), what graded the moves (engine version and node budget), tokens, cost and time per
+answer. Costs are shown by the one money formatter (`evaluation/core/money.py`)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluation.benchmarks.chess_ladder.grading import MoveGrade, summarise
+from evaluation.benchmarks.chess_ladder.grading import DEFAULT_GRADE_NODES, MoveGrade, summarise
 from evaluation.benchmarks.chess_ladder.ratings import RatingFit, fit_rating
+from evaluation.core.money import usd
 
 
 @dataclass
@@ -30,6 +33,10 @@ class LadderGame:
     cost: float | None = None
     answer_ms: list[float] = field(default_factory=list)
     grades: list[MoveGrade] = field(default_factory=list)
+    engine: str | None = None
+    """The grading engine's name and version (None: not recorded)."""
+    grade_nodes: int | None = None
+    """Nodes per graded position."""
 
 
 @dataclass
@@ -47,6 +54,8 @@ class ModelRow:
     median_answer_ms: float | None
     adjudicated: int
     games: int
+    graded_by: dict[str, list[Any]] = field(default_factory=dict)
+    """`{"engines": [...], "nodes": [...]}` over the model's games (None: not recorded)."""
 
     def to_dict(self) -> dict[str, Any]:
         """camelCase JSON form."""
@@ -62,6 +71,7 @@ class ModelRow:
             "medianAnswerMs": self.median_answer_ms,
             "adjudicated": self.adjudicated,
             "games": self.games,
+            "gradedBy": self.graded_by,
         }
 
 
@@ -91,7 +101,28 @@ def model_row(model: str, games: Sequence[LadderGame]) -> ModelRow:
         median_answer_ms=statistics.median(answer_ms) if answer_ms else None,
         adjudicated=sum(g.adjudicated for g in mine),
         games=len(mine),
+        graded_by=graded_with(mine),
     )
+
+
+def graded_with(games: Sequence[LadderGame]) -> dict[str, list[Any]]:
+    """The engines (name and version, None where a result did not record it) and node budgets
+    that graded `games`, each listed once."""
+    engines = sorted({g.engine for g in games}, key=lambda e: (e is None, e or ""))
+    nodes = sorted({g.grade_nodes for g in games}, key=lambda n: (n is None, n or 0))
+    return {"engines": engines, "nodes": nodes}
+
+
+def grading_line(graded_by: dict[str, list[Any]]) -> str:
+    """`Stockfish 15.1 at 50,000 nodes a position (the spec grades at 1,000,000)`."""
+    engines = ", ".join(e or "an engine not recorded" for e in graded_by.get("engines", [])) or (
+        "no game"
+    )
+    nodes = " / ".join(f"{n:,}" if n else "?" for n in graded_by.get("nodes", [])) or "?"
+    line = f"{engines} at {nodes} nodes a position"
+    if graded_by.get("nodes") != [DEFAULT_GRADE_NODES]:
+        line += f" (the spec grades at {DEFAULT_GRADE_NODES:,})"
+    return line
 
 
 def _num(value: float | None, fmt: str = "{:.0f}", none: str = "n/a") -> str:
@@ -103,8 +134,9 @@ def markdown_table(rows: Sequence[ModelRow]) -> str:
     ordered = sorted(rows, key=lambda r: -(r.fit.rating if r.fit.rating is not None else -1e9))
     lines = [
         "| model | rating | 95% interval | games | W/D/L | illegal/invalid | accuracy | "
-        "inacc./mist./blund. per 100 | tokens in/out | cost | time per answer |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "best move | top 3 | inacc./mist./blund. per 100 | tokens in/out | cost | "
+        "time per answer |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     notes = []
     for r in ordered:
@@ -127,15 +159,19 @@ def markdown_table(rows: Sequence[ModelRow]) -> str:
         )
         lines.append(
             f"| {r.model} | {_num(r.fit.rating)} | {interval} | {r.games} | {w}/{d}/{lo} | "
-            f"{_num(r.illegal_rate, '{:.1%}')} | {_num(g['accuracy'], '{:.1f}')} | {judg} | "
-            f"{r.input_tokens:,}/{r.output_tokens:,} | {_num(r.cost, '${:.2f}')} | "
+            f"{_num(r.illegal_rate, '{:.1%}')} | {_num(g['accuracy'], '{:.1f}')} | "
+            f"{_num(g.get('bestMovePercent'), '{:.1f}%')} | "
+            f"{_num(g.get('top3Percent'), '{:.1f}%')} | {judg} | "
+            f"{r.input_tokens:,}/{r.output_tokens:,} | {usd(r.cost)} | "
             f"{_num(r.median_answer_ms, '{:.0f} ms')} |"
         )
         if r.fit.rating is None:
             notes.append(f"- {r.model}: no rating ({r.fit.note}).")
+    grading = ["", "Graded by:", ""]
+    grading += [f"- {r.model}: {grading_line(r.graded_by)}" for r in ordered]
     by_rung = ["", "W/D/L by variant and rung:", ""]
     for r in ordered:
         for variant, rungs in r.record.items():
             cells = ", ".join(f"{rung} {v[0]}/{v[1]}/{v[2]}" for rung, v in rungs.items())
             by_rung.append(f"- {r.model}, {variant}: {cells}")
-    return "\n".join(lines + (["", *notes] if notes else []) + by_rung) + "\n"
+    return "\n".join(lines + (["", *notes] if notes else []) + grading + by_rung) + "\n"

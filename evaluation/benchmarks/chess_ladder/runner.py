@@ -1,6 +1,7 @@
 """A ladder run: each policy climbs the rungs (`schedule.py`), each game graded afterwards.
 
-    manifest.json                                   what the run is, what is done, what is missing
+    manifest.json                                   what the run is, what is done, what is missing,
+                                                    the schedule (each game's colour and start)
     logs/<policy>/<variant>/<rung>/game-<i>.jsonl   one event log per game (`arcade-eval verify`)
     results/<policy>/<variant>/<rung>/game-<i>.json the result, calls and grades of each game
     pgn/<policy>/<variant>/<rung>/game-<i>.pgn      the game with its grades as comments
@@ -9,7 +10,9 @@
 Re-running the same command into the same directory resumes it: a finished game is kept when its
 log verifies and its result agrees with it; a game cut short, or aborted by a failure on our side,
 is set aside and played again. The schedule depends on the results, so the games a run holds are
-known only as it goes; the manifest lists what has been scheduled so far.
+known only as it goes; the manifest lists what has been scheduled so far. A kept game played
+with another colour or start than the schedule now gives (a run made before colours alternated
+over the climb) is set aside and played again.
 
 A policy's climb of one variant depends only on its own games, so each (policy, variant) climb is
 one task for the executor (`--concurrency N` threads, or `--executor ray` tasks): the same games,
@@ -25,49 +28,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import chess
-
-from arcade_gym.chess.contract import legal_uci
-from arcade_gym.chess.positions import start_board
-from evaluation.benchmarks.chess_ladder.calibrate import stockfish_spec
+from evaluation.benchmarks.chess_ladder.climb import Climb, Climbed, play_climb
 from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
-from evaluation.benchmarks.chess_ladder.episode import (
-    DEFAULT_TIMEOUT_MS,
-    MAX_TIMEOUT_MS,
-    LiveSide,
-    play_ladder_game,
-    settings_of,
-)
-from evaluation.benchmarks.chess_ladder.grading import DEFAULT_GRADE_NODES, Grader, MoveGrade
-from evaluation.benchmarks.chess_ladder.ladder import (
-    Ladder,
-    chess960_starts,
-    load_ladder,
-    rung_policy,
-)
-from evaluation.benchmarks.chess_ladder.pgn import game_pgn
+from evaluation.benchmarks.chess_ladder.episode import DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS
+from evaluation.benchmarks.chess_ladder.grading import DEFAULT_GRADE_NODES, MoveGrade
+from evaluation.benchmarks.chess_ladder.ladder import Ladder, load_ladder
 from evaluation.benchmarks.chess_ladder.report import (
     LadderGame,
     ModelRow,
+    graded_with,
     markdown_table,
     model_row,
 )
-from evaluation.benchmarks.chess_ladder.schedule import PlayedGame, ScheduledGame, next_game
-from evaluation.core.episode import GameAbortedError, RunStoppedError
+from evaluation.benchmarks.chess_ladder.schedule import ScheduledGame
+from evaluation.core.episode import RunStoppedError
 from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor, LocalExecutor
 from evaluation.core.policy_identity import policy_identity
 from evaluation.core.policy_identity import run_settings as policy_settings
-from evaluation.core.rundir import (
-    RunDir,
-    RunDirError,
-    inside_root,
-    safe_name,
-    write_json_atomic,
-    write_text_atomic,
-)
-from evaluation.core.verify import verify_log
-from policies.engines.uci import EngineFailedError, UciEngine, parse_uci_spec
+from evaluation.core.rundir import RunDir, RunDirError, write_json_atomic, write_text_atomic
 
 Progress = Callable[[str], None]
 
@@ -87,9 +66,16 @@ class LadderRun:
     interrupted: bool = False
 
 
-def _agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
-    fields = [key for key in logged if key != "type"]
-    return "endReason" in fields and all(saved.get(key) == logged[key] for key in fields)
+def schedule_entry(key: tuple[str, ...], game: ScheduledGame) -> dict[str, Any]:
+    """One scheduled game as the manifest records it (`schedule`)."""
+    return {
+        "policy": key[0],
+        "variant": game.variant,
+        "rung": game.rung,
+        "game": key[-1],
+        "colour": game.colour,
+        "start": game.start,
+    }
 
 
 def run_settings(
@@ -109,85 +95,6 @@ def run_settings(
         "timeoutMs": timeout_ms,
         "ladder": ladder.version,
     }
-
-
-@dataclass(frozen=True)
-class _Climb:
-    """One policy's climb of one variant: its games depend on each other's results, climbs do
-    not (the schedule of a variant reads only that variant's games), so an executor may play
-    climbs side by side. Plain data and top-level callables: it travels to Ray workers."""
-
-    spec: str
-    variant: str
-    make_policy: Callable[[str], Any]
-    run_dir: RunDir
-    games_per_rung: int
-    grade_nodes: int
-    timeout_ms: float | None
-    report: Callable[[tuple[str, ...], dict[str, Any] | None, ScheduledGame, bool], None] | None
-    shared: Mapping[str, Any] | None = None
-    """The driver's policy instances, when the climbs run one after another in its process (no
-    second build, no second pre-flight call); else each climb builds and closes its own."""
-    say: Callable[[str], None] = print
-
-
-@dataclass
-class _Climbed:
-    """What a climb played (in schedule order; `new`: played now, not kept from before), and
-    why it stopped early, if it did."""
-
-    games: list[tuple[tuple[str, ...], dict[str, Any], ScheduledGame, bool]]
-    aborted: str | None = None
-    aborted_key: tuple[str, ...] | None = None
-
-
-def _play_climb(climb: _Climb) -> _Climbed:
-    """Play one climb into the run directory, keeping the games an earlier run finished. Its
-    own policy instance, judge and grader (engine processes are not shared between climbs)."""
-    ladder = load_ladder()
-    starts = chess960_starts()
-    rungs = [r.name for r in ladder.rungs]
-    policy = climb.shared[climb.spec] if climb.shared else climb.make_policy(climb.spec)
-    judge = UciEngine(parse_uci_spec(stockfish_spec(None)))
-    grader = Grader(climb.grade_nodes)
-    out = _Climbed(games=[])
-    played: list[PlayedGame] = []
-    run_dir = climb.run_dir
-    try:
-        while (
-            game := next_game(rungs, [climb.variant], climb.games_per_rung, played, starts)
-        ) is not None:
-            key = (climb.spec, game.variant, game.rung, f"game-{game.index}")
-            files = run_dir.game(*key)
-            saved = run_dir.finished(files, _agrees, verify_log, climb.say)
-            new = saved is None
-            if saved is None:
-                if climb.report is not None:
-                    climb.report(key, None, game, True)
-                try:
-                    saved = _play(
-                        policy, climb.spec, game, ladder, judge, grader, files.log, climb.timeout_ms
-                    )
-                except GameAbortedError as abort:
-                    run_dir.abandon(files, "aborted")
-                    out.aborted, out.aborted_key = f"{'/'.join(key)}: {abort.reason}", key
-                    break  # the schedule needs this game's result: finish on resume
-                except (RunStoppedError, KeyboardInterrupt):
-                    run_dir.abandon(files, "interrupted")
-                    raise
-                run_dir.save_result(files, saved)
-                _write_pgn(run_dir.path, key, saved, climb.spec, game)
-            out.games.append((key, saved, game, new))
-            if climb.report is not None:
-                climb.report(key, saved, game, new)
-            played.append(PlayedGame(game.variant, game.rung, float(saved["score"])))
-    finally:
-        judge.close()
-        grader.close()
-        close = getattr(policy, "close", None)
-        if not climb.shared and callable(close):
-            close()
-    return out
 
 
 def run_ladder(
@@ -251,7 +158,12 @@ def run_ladder(
     outcome = LadderRun(Path(output_dir))
     scheduled: list[tuple[str, ...]] = []
     finished: dict[tuple[str, ...], dict[str, Any]] = {}
+    plan: dict[tuple[str, ...], ScheduledGame] = {}
     lock = threading.Lock()
+
+    def schedule() -> dict[str, Any]:
+        """The manifest's record of the schedule: each scheduled game's colour and start."""
+        return {"schedule": [schedule_entry(k, plan[k]) for k in scheduled if k in plan]}
 
     def record(
         key: tuple[str, ...], saved: dict[str, Any] | None, game: ScheduledGame, new: bool
@@ -261,9 +173,10 @@ def run_ladder(
         with lock:
             if key not in scheduled:
                 scheduled.append(key)
+            plan[key] = game
             if saved is not None:
                 finished[key] = saved
-            run_dir.write_manifest("running", scheduled, list(finished))
+            run_dir.write_manifest("running", scheduled, list(finished), schedule())
         if saved is not None and new and progress is not None:
             progress(
                 f"{key[0]} {game.variant} vs {game.rung} as {game.colour}: "
@@ -272,7 +185,7 @@ def run_ladder(
 
     report = record if executor.name == "local" else None
     climbs = [
-        _Climb(
+        Climb(
             spec,
             variant,
             make_policy,
@@ -287,9 +200,9 @@ def run_ladder(
         for spec in policies
         for variant in variants
     ]
-    climbed: dict[tuple[str, str], _Climbed] = {}
+    climbed: dict[tuple[str, str], Climbed] = {}
 
-    def done(climb: _Climb, result: _Climbed) -> None:
+    def done(climb: Climb, result: Climbed) -> None:
         climbed[(climb.spec, climb.variant)] = result
         if result.aborted is not None:
             outcome.aborted.append(result.aborted)
@@ -302,7 +215,7 @@ def run_ladder(
 
     t0 = time.perf_counter()
     try:
-        executor.run(_play_climb, climbs, done)
+        executor.run(play_climb, climbs, done)
     except (KeyboardInterrupt, RunStoppedError):
         outcome.interrupted = True
     finally:
@@ -313,7 +226,7 @@ def run_ladder(
     order = [
         key
         for climb in climbs
-        for key, *_ in climbed.get((climb.spec, climb.variant), _Climbed([])).games
+        for key, *_ in climbed.get((climb.spec, climb.variant), Climbed([])).games
     ]
     ordered = {key: finished[key] for key in order} | finished
     scheduled[:] = list(ordered) + [k for k in scheduled if k not in ordered]
@@ -324,10 +237,16 @@ def run_ladder(
         status,
         scheduled,
         list(ordered),
-        {"aborted": outcome.aborted, "seconds": round(time.perf_counter() - t0, 1)},
+        {
+            "aborted": outcome.aborted,
+            "seconds": round(time.perf_counter() - t0, 1),
+            **schedule(),
+        },
     )
     if status == "complete":
-        games = [_ladder_game(key[0], key, saved, ladder) for key, saved in ordered.items()]
+        games = [
+            _ladder_game(key[0], key, saved, ladder, grade_nodes) for key, saved in ordered.items()
+        ]
         outcome.rows = [model_row(spec, games) for spec in policies]
         for spec, row in zip(policies, outcome.rows, strict=True):
             row.model = identities[spec]
@@ -337,6 +256,7 @@ def run_ladder(
                 "benchmark": BENCHMARK_ID,
                 "ladder": ladder.version,
                 "scale": ladder.scale,
+                "grading": graded_with(games),
                 "models": [row.to_dict() for row in outcome.rows],
             },
         )
@@ -344,92 +264,14 @@ def run_ladder(
     return outcome
 
 
-def _play(
-    policy: Any,
-    spec: str,
-    game: ScheduledGame,
-    ladder: Ladder,
-    judge: UciEngine,
-    grader: Grader,
-    log: Path,
-    timeout_ms: float | None,
-) -> dict[str, Any]:
-    """Play one game, then grade the model's moves (after the game: the rung's clock is never
-    delayed). `GameAbortedError` when the rung, the judge or the grader fails (engines crash:
-    a failure on our side, the game is set aside and played again on resume)."""
-    rung = ladder.rung(game.rung)
-    board = start_board(game.variant, game.start)
-    settings = settings_of(
-        game.variant,
-        rung.name,
-        rung.rating,
-        board.fen(),
-        game.start,
-        game.colour,
-        timeout_ms,
-        ladder.version,
-    )
-    seed = f"{spec}|{game.variant}|{game.rung}|{game.index}"
-    opponent = rung_policy(rung, ladder, seed)
-    try:
-        saved = play_ladder_game(
-            policy, LiveSide(opponent, judge, game.variant), settings, log, seed=seed
-        )
-    finally:
-        close = getattr(opponent, "close", None)
-        if callable(close):
-            close()
-    end_game = getattr(policy, "end_game", None)
-    if callable(end_game):
-        end_game()
-    start = chess.Board(settings["startFen"], chess960=game.variant == "chess960")
-    board, moves = start.copy(), []
-    for uci in saved["moves"]:
-        moves.append(legal_uci(board, uci))
-        board.push(moves[-1])
-    try:
-        grades = grader.grade_game(start, moves, game.colour == "white")
-    except EngineFailedError as failed:
-        raise GameAbortedError(f"the grader failed: {failed}", int(saved["requests"])) from None
-    return {
-        **saved,
-        "rung": rung.name,
-        "rungRating": rung.rating,
-        "startIndex": game.start,
-        "grades": [g.to_dict() for g in grades],
-    }
-
-
-def _write_pgn(
-    root: Path, key: tuple[str, ...], saved: Mapping[str, Any], spec: str, game: ScheduledGame
-) -> None:
-    grades = {g["ply"]: MoveGrade.from_dict(g) for g in saved.get("grades", [])}
-    white, black = (spec, game.rung) if game.colour == "white" else (game.rung, spec)
-    text = game_pgn(
-        start_fen=saved["startFen"],
-        variant=game.variant,
-        moves_uci=saved["moves"],
-        white=white,
-        black=black,
-        result=saved["result"],
-        termination=saved["endReason"],
-        adjudicated=bool(saved["adjudicated"]),
-        grades=grades,
-        round_=f"{game.variant} {game.rung} {game.index + 1}",
-        forfeit_note="Forfeit: three rejected tries for one move."
-        if saved["endReason"] == "forfeit"
-        else None,
-    )
-    path = root.joinpath("pgn", *(safe_name(p) for p in key[:-1]), f"{safe_name(key[-1])}.pgn")
-    inside_root(root, path)
-    write_text_atomic(path, text)
-
-
 def _ladder_game(
-    spec: str, key: tuple[str, ...], saved: Mapping[str, Any], ladder: Ladder
+    spec: str, key: tuple[str, ...], saved: Mapping[str, Any], ladder: Ladder, grade_nodes: int
 ) -> LadderGame:
     calls = saved.get("calls", [])
     costs = [c.get("costUsd") for c in calls]
+    graded_by = saved.get("gradedBy")
+    if not isinstance(graded_by, Mapping):  # graded before results recorded it: the run's nodes
+        graded_by = {"engine": None, "nodes": grade_nodes}
     return LadderGame(
         model=spec,
         variant=key[1],
@@ -445,4 +287,6 @@ def _ladder_game(
         cost=None if not costs or any(c is None for c in costs) else float(sum(costs)),
         answer_ms=[float(c["latencyMs"]) for c in calls if c.get("latencyMs") is not None],
         grades=[MoveGrade.from_dict(g) for g in saved.get("grades", [])],
+        engine=graded_by.get("engine"),
+        grade_nodes=graded_by.get("nodes"),
     )

@@ -1,10 +1,17 @@
 """The ladder schedule: which game a model plays next, from the results so far (deterministic).
 
 Per variant (in the order given), the model climbs from the bottom rung: `games_per_rung` games
-against each rung, colours alternating (white first), then the next rung up. A variant stops
-after two consecutive rungs against which the model scored zero, or after the top rung. Chess960
-games go in pairs (both colours) from one start: the k-th pair of a run starts from the k-th
-position of `seeds/chess/chess960-v1.json`, the same order for every model.
+against each rung, then the next rung up. A variant stops after two consecutive rungs against
+which the model scored zero, or after the top rung.
+
+Colours alternate over the whole climb of a variant, not per rung: its n-th game (from 0) is
+played as white when n is even, so with any `games_per_rung` (1 included) the model's games
+alternate white, black, white, ... rung after rung, and over the climb it plays each colour as
+often (one more white game when the climb has an odd number). Chess960 games go in pairs: games
+2k and 2k+1 of the climb start from the k-th position of `seeds/chess/chess960-v1.json` (the
+same order for every model), once as white and once as black; with an odd `games_per_rung` a
+pair spans two rungs, and a climb that stops after the first game of a pair leaves that start
+played with white only.
 """
 
 from __future__ import annotations
@@ -47,8 +54,8 @@ def next_game(
     schedule is complete. `rungs` are in rising rating order."""
     if games_per_rung < 1:
         raise ValueError(f"games per rung must be at least 1, got {games_per_rung}")
-    chess960_played = sum(1 for g in played if g.variant == "chess960")
     for variant in variants:
+        climbed = sum(1 for g in played if g.variant == variant)
         zero_run = 0
         for rung in rungs:
             games = [g for g in played if g.variant == variant and g.rung == rung]
@@ -57,10 +64,9 @@ def next_game(
                 if variant == "chess960":
                     if not chess960_starts:
                         raise ValueError("Chess960 games need start positions")
-                    start = chess960_starts[(chess960_played // 2) % len(chess960_starts)]
-                index = len(games)
-                colour = "white" if index % 2 == 0 else "black"
-                return ScheduledGame(variant, rung, index, colour, start)
+                    start = chess960_starts[(climbed // 2) % len(chess960_starts)]
+                colour = "white" if climbed % 2 == 0 else "black"
+                return ScheduledGame(variant, rung, len(games), colour, start)
             zero_run = zero_run + 1 if sum(g.score for g in games) == 0 else 0
             if zero_run >= STOP_AFTER_ZERO_RUNGS:
                 break

@@ -4,7 +4,9 @@ From ladder run directories (a `manifest.json` naming `chess-ladder`, or a folde
 ratings with their 95% intervals (a table and an interval plot with the rungs for scale), W/D/L
 by variant and rung, a page per policy with its games, and a replay of every game whose log the
 run holds, drawn by `viewers/chess.js` with the moves in PGN notation and the run's grades
-(inaccuracy ?!, mistake ?, blunder ??) and each answer's time. Each game's PGN (grades as
+(inaccuracy ?!, mistake ?, blunder ??) and each answer's time. The ratings table shows what the
+grading measured (accuracy, best-move and top-3 shares, judgements) and what graded it (the
+Stockfish version and node budget the results record). Each game's PGN (grades as
 comments) downloads from its replay page and its policy's page, and a policy's PGN texts are also
 written as one JSON file.
 Ratings come from the run's `report.json`, written when the run finished; a run cut short shows
@@ -22,6 +24,8 @@ from urllib.parse import quote
 from arcade_gym.seeds import load_json
 from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
+from evaluation.benchmarks.chess_ladder.report import grading_line
+from evaluation.core.money import usd
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import read_input, runs_among
@@ -115,6 +119,12 @@ def _totals(record: Mapping[str, Mapping[str, Sequence[int]]]) -> str:
 
 def _num(value: Any, fmt: str) -> str:
     return "n/a" if value is None else fmt.format(value)
+
+
+def _graded_by(model: Mapping[str, Any]) -> str:
+    """What graded a model's moves (a report written before it was recorded: not recorded)."""
+    graded_by = model.get("gradedBy")
+    return grading_line(graded_by) if isinstance(graded_by, dict) else "not recorded"
 
 
 def _game_accuracy(saved: Mapping[str, Any]) -> str:
@@ -239,10 +249,13 @@ class _Pages:
                     _totals(model["record"]),
                     _num(model["illegalRate"], "{:.1%}"),
                     _num(grading.get("accuracy"), "{:.1f}"),
+                    _num(grading.get("bestMovePercent"), "{:.1f}%"),
+                    _num(grading.get("top3Percent"), "{:.1f}%"),
                     judgements,
                     model["adjudicated"],
-                    _num(model.get("cost"), "${:.2f}"),
+                    usd(model.get("cost")),
                     _num(model.get("medianAnswerMs"), "{:.0f} ms"),
+                    _graded_by(model),
                 ]
             )
             leaderboard.append({"rank": rank, "key": key, "run": run.path.name, **model})
@@ -277,14 +290,17 @@ class _Pages:
                     "W/D/L",
                     "illegal",
                     "accuracy",
+                    "best move",
+                    "top 3",
                     "inacc. / mist. / blund. per 100 moves",
                     "adjudicated",
                     "cost",
                     "time per answer",
+                    "graded by",
                 ],
                 body,
                 table_id="chess-ratings",
-                numeric=(0, 2, 4, 7, 9),
+                numeric=(0, 2, 4, 7, 8, 9, 11),
             ),
             Markup(f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>"),
             interval_plot(
@@ -363,6 +379,9 @@ class _Pages:
                 ("games", model["games"]),
                 ("W/D/L", _totals(model["record"])),
                 ("accuracy", _num(model["grading"].get("accuracy"), "{:.1f}")),
+                ("best move", _num(model["grading"].get("bestMovePercent"), "{:.1f}%")),
+                ("top 3", _num(model["grading"].get("top3Percent"), "{:.1f}%")),
+                ("graded by", esc(_graded_by(model))),
             ]
             if fit.get("note"):
                 facts.append(("note", esc(fit["note"])))

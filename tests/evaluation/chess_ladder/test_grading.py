@@ -82,6 +82,19 @@ def test_accuracy_only_while_open_and_summary_counts_per_100() -> None:
     assert summarise([]).accuracy is None
 
 
+def test_best_move_and_top_three_shares_count_moves_with_an_engine_line() -> None:
+    cp = chess.engine.Cp(0)
+    best = grade_from_scores(0, "e2e4", cp, cp, ("e2e4", "d2d4", "g1f3"))
+    third = grade_from_scores(2, "g1f3", cp, cp, ("e2e4", "d2d4", "g1f3"))
+    other = grade_from_scores(4, "a2a3", cp, cp, ("e2e4", "d2d4", "g1f3"))
+    unranked = grade_from_scores(6, "h2h3", cp, cp)  # no engine line: left out of both shares
+    summary = summarise([best, third, other, unranked])
+    assert summary.best_move == pytest.approx(100 / 3)
+    assert summary.top3 == pytest.approx(200 / 3)
+    assert summary.to_dict()["bestMovePercent"] == summary.best_move
+    assert summarise([unranked]).best_move is None and summarise([]).top3 is None
+
+
 @pytest.fixture(scope="module")
 def grader() -> Iterator[Grader]:
     stockfish_or_skip()
@@ -118,6 +131,12 @@ def test_grade_game_grades_one_colour_and_mate_given_is_perfect(grader: Grader) 
     grades = grader.grade_game(chess.Board(), moves, chess.WHITE)
     assert [g.ply for g in grades] == [0, 2, 4, 6]
     assert grades[-1].win_after == 100.0 and grades[-1].judgement is None
+
+
+def test_the_grader_names_its_engine_version_and_nodes(grader: Grader) -> None:
+    identity = grader.identity()
+    assert identity["nodes"] == 20_000
+    assert str(identity["engine"]).startswith("Stockfish ")
 
 
 def test_grade_nodes_must_be_positive() -> None:

@@ -97,17 +97,17 @@ def test_an_aborted_game_stops_only_its_climb_and_is_played_on_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stockfish_or_skip()
-    import evaluation.benchmarks.chess_ladder.runner as runner
+    import evaluation.benchmarks.chess_ladder.climb as climb
     from evaluation.core.episode import GameAbortedError
 
-    real_play = runner._play
+    real_play = climb.play_game
 
     def judge_down(policy: Any, spec: str, game: Any, *args: Any) -> Any:
         if game.variant == "standard" and game.rung == "greedy":
             raise GameAbortedError("the judge stopped answering", 0)
         return real_play(policy, spec, game, *args)
 
-    monkeypatch.setattr(runner, "_play", judge_down)
+    monkeypatch.setattr(climb, "play_game", judge_down)
     first = ladder(tmp_path / "run", LocalExecutor(concurrency=2))
     assert first.aborted == ["random/standard/greedy/game-0: the judge stopped answering"]
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
@@ -116,6 +116,6 @@ def test_an_aborted_game_stops_only_its_climb_and_is_played_on_resume(
     results = tmp_path / "run" / "results" / "random"
     assert not (results / "standard" / "greedy").exists()
     assert len(list((results / "chess960").rglob("*.json"))) >= 2  # the other climb went on
-    monkeypatch.setattr(runner, "_play", real_play)
+    monkeypatch.setattr(climb, "play_game", real_play)
     again = ladder(tmp_path / "run", LocalExecutor())
     assert not again.aborted and again.rows[0].games >= 4

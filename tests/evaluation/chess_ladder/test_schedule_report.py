@@ -48,6 +48,45 @@ def test_chess960_pairs_share_fixed_starts_in_order() -> None:
     assert all(g.start is None for g in games if g.variant == "standard")
 
 
+@pytest.mark.parametrize("variant", ["standard", "chess960"])
+@pytest.mark.parametrize("per_rung", [1, 2, 3])
+def test_colours_alternate_over_the_whole_climb(variant: str, per_rung: int) -> None:
+    games = full_schedule_if(RUNGS, [variant], per_rung, [1] * 99, [11, 22, 33, 44, 55, 66, 77])
+    assert len(games) == len(RUNGS) * per_rung
+    assert [g.colour for g in games] == ["white", "black"] * (len(games) // 2) + (
+        ["white"] if len(games) % 2 else []
+    )
+    if per_rung == 1:  # rung by rung: white against one rung, black against the next
+        assert [(g.rung, g.colour) for g in games[:3]] == [
+            ("random", "white"),
+            ("greedy", "black"),
+            ("m2", "white"),
+        ]
+
+
+@pytest.mark.parametrize("per_rung", [1, 2, 3])
+def test_each_chess960_start_is_played_once_with_each_colour(per_rung: int) -> None:
+    starts = [11, 22, 33, 44, 55, 66, 77, 88, 99]
+    games = full_schedule_if(RUNGS, ["chess960"], per_rung, [1] * 99, starts)
+    by_start: dict[int | None, list[str]] = {}
+    for g in games:
+        by_start.setdefault(g.start, []).append(g.colour)
+    assert [g.start for g in games][::2] == starts[: (len(games) + 1) // 2]  # in the fixed order
+    complete = {s: c for s, c in by_start.items() if len(c) == 2}
+    assert all(c == ["white", "black"] for c in complete.values())
+    assert len(complete) == len(games) // 2
+
+
+def test_a_climb_that_stops_mid_pair_leaves_that_start_white_only() -> None:
+    # per rung 1: random won, greedy and m2 lost -> three games, the third opens a new pair
+    games = full_schedule_if(RUNGS, ["chess960"], 1, [1, 0, 0], [11, 22])
+    assert [(g.rung, g.colour, g.start) for g in games] == [
+        ("random", "white", 11),
+        ("greedy", "black", 11),
+        ("m2", "white", 22),
+    ]
+
+
 def test_schedule_is_a_function_of_results() -> None:
     played = [PlayedGame("standard", "random", 1.0)]
     assert next_game(RUNGS, ["standard"], 2, played, []) == next_game(
@@ -148,12 +187,20 @@ def test_saved_results_feed_the_report_with_tokens_cost_and_latency() -> None:
 
     ladder = load_ladder()
     priced = _ladder_game(
-        "m", ("m", "standard", "stockfish-1350", "game-0"), saved([0.01, 0.02]), ladder
+        "m", ("m", "standard", "stockfish-1350", "game-0"), saved([0.01, 0.02]), ladder, 50_000
     )
     assert priced.cost == pytest.approx(0.03) and priced.input_tokens == 200
     assert priced.output_tokens == 10 and priced.answer_ms == [10.0, 20.0]
     local = _ladder_game(
-        "m", ("m", "standard", "stockfish-1350", "game-1"), saved([0.01, None]), ladder
+        "m", ("m", "standard", "stockfish-1350", "game-1"), saved([0.01, None]), ladder, 50_000
     )
     assert local.cost is None  # a call without a price: n/a, never zero
     assert model_row("m", [priced, local]).cost is None
+    # a result graded before results recorded the engine: the run's nodes, engine not recorded
+    assert (priced.engine, priced.grade_nodes) == (None, 50_000)
+    recorded = {**saved([0.0011]), "gradedBy": {"engine": "Stockfish 15.1", "nodes": 2_000}}
+    cheap = _ladder_game("m", ("m", "standard", "random", "game-0"), recorded, ladder, 50_000)
+    assert (cheap.engine, cheap.grade_nodes) == ("Stockfish 15.1", 2_000)
+    table = markdown_table([model_row("m", [cheap])])
+    assert "| $0.0011 |" in table  # under a cent, never $0.00
+    assert "- m: Stockfish 15.1 at 2,000 nodes a position (the spec grades at 1,000,000)" in table
