@@ -12,6 +12,7 @@ from typing import Any
 
 import arcade_gym
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
+from evaluation.core.cli_moved import moved_note, moved_notes
 from evaluation.core.registry import add_all_parsers
 from evaluation.core.rundir import RunDirError, write_text_atomic
 from evaluation.play.command import add_parser as add_play_parser
@@ -161,7 +162,22 @@ def build_parser() -> argparse.ArgumentParser:
     models.set_defaults(handler=_cmd_models)
     add_site_parser(sub)
     add_play_parser(sub)
+    parser.set_defaults(renamed_commands=command_aliases(sub))
     return parser
+
+
+def _note_old_spellings(args: argparse.Namespace) -> None:
+    """One line on stderr for each older spelling the command line used (`cli_moved.py`): a
+    renamed command, a renamed benchmark given to `bench`, an older flag."""
+    lines = []
+    new = args.renamed_commands.get(args.command)
+    if new is not None:
+        lines.append(moved_note(args.command, new))
+    bench_aliases = getattr(args, "bench_aliases", {})
+    if args.command == "bench" and args.game in bench_aliases:
+        lines.append(moved_note(f"bench {args.game}", f"bench {bench_aliases[args.game]}"))
+    for line in [*lines, *moved_notes(args)]:
+        print(line, file=sys.stderr, flush=True)
 
 
 def _no_space(error: BaseException) -> OSError | None:
@@ -188,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if getattr(args, "seconds", 1.0) <= 0:
         parser.error("--seconds must be > 0")
+    _note_old_spellings(args)
     try:
         return int(args.handler(args))
     except RunDirError as error:

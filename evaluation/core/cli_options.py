@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from evaluation.core.cli_moved import moved_flag
 from policies.specs import SpecError, SpecOptions, split_specs
 
 POLICY_HELP = (
@@ -23,12 +24,18 @@ def add_policy_option(
     default: str | None = None,
     builtins: str = "",
 ) -> None:
-    """`--policy SPEC` plus older flag names kept as documented aliases (same meaning)."""
+    """`--policy SPEC` plus older flag names kept as documented aliases (same meaning; each says
+    its new form when used)."""
     help_text = POLICY_HELP + (f"; built-ins: {builtins}" if builtins else "")
     if default:
         help_text += f" (default: {default})"
     parser.add_argument(
-        "--policy", *aliases, dest="policy", action="append", metavar="SPEC", help=help_text
+        "--policy",
+        *aliases,
+        dest="policy",
+        action=moved_flag("append", "--policy", aliases),
+        metavar="SPEC",
+        help=help_text,
     )
     parser.set_defaults(policy_default=default)
 
@@ -166,15 +173,23 @@ def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def add_quiet_option(parser: argparse.ArgumentParser, what: str = "progress lines") -> None:
     """`--quiet`: every command shows its progress by default and this one flag silences it;
     the older `--no-progress` (same as `--quiet`) and `--progress` (the default) still parse,
-    hidden from `--help`."""
+    hidden from `--help`, and say their new form when used."""
     parser.add_argument(
         "--quiet", dest="quiet", action="store_true", default=False, help=f"no {what}"
     )
     parser.add_argument(
-        "--no-progress", dest="quiet", action="store_true", default=False, help=argparse.SUPPRESS
+        "--no-progress",
+        dest="quiet",
+        action=moved_flag("store_true", "--quiet", ["--no-progress"]),
+        default=False,
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
-        "--progress", dest="quiet", action="store_false", default=False, help=argparse.SUPPRESS
+        "--progress",
+        dest="quiet",
+        action=moved_flag("store_false", None, ["--progress"]),
+        default=False,
+        help=argparse.SUPPRESS,
     )
 
 

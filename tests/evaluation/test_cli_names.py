@@ -191,3 +191,66 @@ def test_each_benchmark_folder_is_its_id() -> None:
     assert folders == {b.name.replace("-", "_") for b in benchmarks()}
     tests = Path(__file__).resolve().parent
     assert {b.name.replace("-", "_") for b in benchmarks()} <= {p.name for p in tests.iterdir()}
+
+
+def _first_err_lines(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
+    capsys.readouterr()
+    main(argv)
+    return capsys.readouterr().err.splitlines()
+
+
+@pytest.mark.parametrize("old", sorted(RENAMED))
+def test_an_old_benchmark_name_runs_after_one_line_naming_the_new_one(
+    old: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    new = RENAMED[old]
+    argv = ["--policy", "no-such-policy", "--output-dir", str(tmp_path / "run")]
+    current = _first_err_lines([new, *argv], capsys)
+    assert current and not any("is now" in line for line in current)
+    assert _first_err_lines([old, *argv], capsys) == [moved_note(old, new), *current]
+
+
+@pytest.mark.parametrize(
+    ("command", "old", "new"),
+    [
+        ("tetris-bench", ["--no-progress"], "tetris-bench --quiet"),
+        ("tetris-bench", ["--progress"], "tetris-bench"),
+        ("tetris-bench", ["--brains", "no-such-policy"], "tetris-bench --policy"),
+        ("ttt-arena", ["--engine", "no-such-policy"], "ttt-arena --policy"),
+        ("narcade", ["--models", "no-such-policy"], "narcade --policy"),
+    ],
+)
+def test_an_old_flag_works_after_one_line_naming_its_new_form(
+    command: str, old: list[str], new: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [command, "--output-dir", str(tmp_path / "run"), *old]
+    if "--policy" not in new:
+        argv += ["--policy", "no-such-policy"]
+    lines = _first_err_lines(argv, capsys)
+    assert lines[0] == moved_note(f"{command} {old[0]}", new)
+    assert not any("is now" in line for line in lines[1:])
+    twice = _first_err_lines([*argv, old[0], *old[1:]], capsys)
+    assert [line for line in twice if "is now" in line] == [lines[0]]  # one line per spelling
+
+
+def test_an_old_name_and_an_old_flag_say_one_line_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tetris", "--brains", "no-such-policy", "--output-dir", str(tmp_path / "r")]
+    lines = _first_err_lines(argv, capsys)
+    assert lines[:2] == [
+        moved_note("tetris", "tetris-bench"),
+        moved_note("tetris-bench --brains", "tetris-bench --policy"),
+    ]
+
+
+def test_bench_given_an_old_benchmark_name_says_the_new_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from evaluation import cli
+
+    args = build_parser().parse_args(["bench", "arena", "--seconds", "0.01"])
+    cli._note_old_spellings(args)
+    assert capsys.readouterr().err == moved_note("bench arena", "bench ttt-arena") + "\n"
+    cli._note_old_spellings(build_parser().parse_args(["bench", "ttt-arena"]))
+    assert capsys.readouterr().err == ""

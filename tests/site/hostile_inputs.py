@@ -247,5 +247,5 @@ def arena_run(out: Path) -> Path:
     from evaluation import cli
 
     with contextlib.redirect_stdout(io.StringIO()):
-        assert cli.main(["arena", "--policy", SPEC, "--output-dir", str(out)]) == 0
+        assert cli.main(["ttt-arena", "--policy", SPEC, "--output-dir", str(out)]) == 0
     return out

@@ -155,7 +155,7 @@ def test_an_arena_run_directory_or_a_folder_of_runs_gets_a_page_with_its_match_r
     tmp_path: Path,
 ) -> None:
     run = tmp_path / "run"
-    assert cli.main(["arena", "--policy", "random", "--output-dir", str(run)]) == 0
+    assert cli.main(["ttt-arena", "--policy", "random", "--output-dir", str(run)]) == 0
     build_site(tmp_path / "dist", [run])
     page = (tmp_path / "dist" / "arena" / "runs" / "run.html").read_text()
     assert "arena-categories" in page and "arena-matches" in page

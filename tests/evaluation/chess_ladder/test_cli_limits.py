@@ -35,7 +35,7 @@ def test_bad_numbers_are_one_line_and_exit_2(
 ) -> None:
     out = tmp_path / "run"
     with pytest.raises(SystemExit) as stop:
-        main(["chess", "--policy", "random", f"{flag}={value}", "--output-dir", str(out)])
+        main(["chess-ladder", "--policy", "random", f"{flag}={value}", "--output-dir", str(out)])
     assert stop.value.code == 2
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()

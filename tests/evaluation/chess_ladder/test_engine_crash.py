@@ -211,7 +211,7 @@ def test_calibrate_with_a_crashing_stockfish_says_so_in_one_line(
     monkeypatch.setenv("FAKE_UCI_PIDS", str(tmp_path / "pids"))
     monkeypatch.setenv("FAKE_UCI_CRASH_AT", "1")
     output = tmp_path / "ladder.json"
-    argv = ["chess", "calibrate", "--output", str(output), "--games-vs-engine", "1,0,0"]
+    argv = ["chess-ladder", "calibrate", "--output", str(output), "--games-vs-engine", "1,0,0"]
     assert main([*argv, "--games-between-weak", "0"]) == 1
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "failed" in lines[0] and not output.exists()

@@ -14,7 +14,7 @@ def test_a_planted_result_without_a_log_fails_verify(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    args = ["tetris", "--policy", "random", "--seeds", "1", "--modes", "iq", "--no-progress"]
+    args = ["tetris-bench", "--policy", "random", "--seeds", "1", "--modes", "iq", "--quiet"]
     assert cli.main([*args, "--output-dir", str(run)]) == 0
     assert cli.main(["verify", str(run)]) == 0
     capsys.readouterr()

@@ -107,9 +107,14 @@ def test_seed_and_mode_parsing() -> None:
 def test_cli_user_errors_exit_2_with_one_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli.main(["tetris", "--brains", "oracle", "--output-dir", str(tmp_path / "a")]) == 2
+    assert (
+        cli.main(["tetris-bench", "--brains", "oracle", "--output-dir", str(tmp_path / "a")]) == 2
+    )
     assert "unknown tetris policy 'oracle'" in capsys.readouterr().err
-    assert cli.main(["tetris", "--merge", "index.json", "--output-dir", str(tmp_path / "b")]) == 2
+    assert (
+        cli.main(["tetris-bench", "--merge", "index.json", "--output-dir", str(tmp_path / "b")])
+        == 2
+    )
     assert "--official" in capsys.readouterr().err
     assert cli.main(["probe", "--brain", "nobody"]) == 2
 
@@ -119,7 +124,7 @@ def test_cli_quick_run_prints_the_leaderboard(
 ) -> None:
     out = tmp_path / "run"
     code = cli.main(
-        ["tetris", "--brains", "random", "--seeds", "2", "--output-dir", str(out), "--no-progress"]
+        ["tetris-bench", "--brains", "random", "--seeds", "2", "--output-dir", str(out), "--quiet"]
     )
     assert code == 0
     printed = capsys.readouterr().out

@@ -58,8 +58,8 @@ def test_hostile_seed_names_write_nothing_outside_the_output_dir(
     tmp_path: Path, seed: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "a" / "b" / "c" / "out"
-    args = ["tetris", "--policy", "random", "--modes", "iq", "--seeds", seed]
-    args += ["--allow-custom-seeds", "--output-dir", str(out), "--no-progress"]
+    args = ["tetris-bench", "--policy", "random", "--modes", "iq", "--seeds", seed]
+    args += ["--allow-custom-seeds", "--output-dir", str(out), "--quiet"]
     assert cli.main(args) == 0
     assert _files_outside(tmp_path, out) == []
     assert not Path("/an").exists()
@@ -82,8 +82,8 @@ def test_hostile_policy_names_write_nothing_outside_the_output_dir(tmp_path: Pat
 def test_a_py_policy_spec_becomes_a_safe_directory_name(tmp_path: Path) -> None:
     out = tmp_path / "out"
     spec = "py:tests.evaluation.tetris_bench.test_trust:make_random"
-    args = ["tetris", "--policy", spec, "--modes", "iq", "--seeds", "1"]
-    assert cli.main([*args, "--output-dir", str(out), "--no-progress"]) == 0
+    args = ["tetris-bench", "--policy", spec, "--modes", "iq", "--seeds", "1"]
+    assert cli.main([*args, "--output-dir", str(out), "--quiet"]) == 0
     (brain_dir,) = (out / "logs").iterdir()
     assert ":" not in brain_dir.name and brain_dir.name.startswith("py_tests.evaluation")
     assert _files_outside(tmp_path, out) == []
@@ -359,7 +359,7 @@ def test_an_output_dir_that_cannot_be_created_is_one_line_and_exit_2(
     else:
         (tmp_path / "file").write_text("x")
         out = str(tmp_path / "file" / "run")
-    args = ["tetris", "--policy", "random", "--seeds", "1", "--output-dir", out, "--no-progress"]
+    args = ["tetris-bench", "--policy", "random", "--seeds", "1", "--output-dir", out, "--quiet"]
     assert cli.main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--output-dir" in err and "Traceback" not in err
@@ -370,8 +370,8 @@ def test_custom_seeds_are_refused_unless_allowed(
     tmp_path: Path, seeds: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "out"
-    args = ["tetris", "--policy", "random", "--seeds", seeds, "--output-dir", str(out)]
-    assert cli.main([*args, "--no-progress"]) == 2
+    args = ["tetris-bench", "--policy", "random", "--seeds", seeds, "--output-dir", str(out)]
+    assert cli.main([*args, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "not a public seed" in err and "--allow-custom-seeds" in err
     assert err.count("\n") == 1 and not out.exists()

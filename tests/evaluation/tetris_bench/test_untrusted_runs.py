@@ -18,7 +18,7 @@ from evaluation.core.verify import verify_log
 from policies.tetris import make_brain
 from tests.evaluation.full_disk import full_disk_stops_and_resumes
 
-QUICK = ["tetris", "--policy", "random", "--seeds", "1", "--modes", "iq", "--no-progress"]
+QUICK = ["tetris-bench", "--policy", "random", "--seeds", "1", "--modes", "iq", "--quiet"]
 RSS_LIMIT_MB = 300
 
 

@@ -281,13 +281,15 @@ def test_cli_arena_and_its_ttt_alias_print_and_write_reports(
     assert json.loads((run_dir / "report.json").read_text())["reports"][0]["grade"] == "F"
     assert "grade F" in (run_dir / "report.txt").read_text()
     # the same command again finds the run finished; another one is refused, naming the change
-    assert cli.main(["arena", "--policy", "policy:random", "--output-dir", str(run_dir)]) == 0
+    assert cli.main(["ttt-arena", "--policy", "policy:random", "--output-dir", str(run_dir)]) == 0
     assert "grade F" in capsys.readouterr().out
-    assert cli.main(["arena", "--policy", "greedy", "--output-dir", str(run_dir)]) == 2
+    assert cli.main(["ttt-arena", "--policy", "greedy", "--output-dir", str(run_dir)]) == 2
     assert "holds another run" in capsys.readouterr().err
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
-    assert cli.main(["arena", "--policy", "random", "--output-dir", str(tmp_path / "other")]) == 2
+    assert (
+        cli.main(["ttt-arena", "--policy", "random", "--output-dir", str(tmp_path / "other")]) == 2
+    )
     assert "holds no ttt-arena run" in capsys.readouterr().err
-    assert cli.main(["arena", "--engine", "nope", "--output-dir", str(tmp_path / "x")]) == 2
+    assert cli.main(["ttt-arena", "--engine", "nope", "--output-dir", str(tmp_path / "x")]) == 2
     assert "bf:PATH" in capsys.readouterr().err

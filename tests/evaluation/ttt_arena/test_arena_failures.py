@@ -24,7 +24,7 @@ def failing() -> Iterator[None]:
 
 
 def command(run: Path) -> list[str]:
-    return ["arena", "--policy", SPEC, "--output-dir", str(run)]
+    return ["ttt-arena", "--policy", SPEC, "--output-dir", str(run)]
 
 
 def finished_like_the_tactician(run: Path) -> None:

@@ -100,7 +100,7 @@ def test_a_killed_run_resumes_and_untrusted_results_are_replayed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    command = ["arena", "--policy", "greedy", "--output-dir", str(run)]
+    command = ["ttt-arena", "--policy", "greedy", "--output-dir", str(run)]
     child = subprocess.Popen(
         [sys.executable, "-m", "evaluation.cli", *command],
         cwd=REPO,
@@ -155,7 +155,7 @@ def test_a_killed_run_resumes_and_untrusted_results_are_replayed(
 def test_the_readme_grades_reproduce(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bf = REPO / "examples" / "first_empty.bf"
     specs = ["perfect", "tactician", "greedy", "random", f"bf:{bf}"]
-    argv = ["arena", "--output-dir", str(tmp_path / "run")]
+    argv = ["ttt-arena", "--output-dir", str(tmp_path / "run")]
     for spec in specs:
         argv += ["--policy", spec]
     assert cli.main(argv) == 0
@@ -195,7 +195,7 @@ def test_a_command_engine_that_leaves_children_leaves_no_process_behind(
     marker = "sleep 987"
     engine = f'cmd:sh -c "{marker} & echo 0 0"'
     run = tmp_path / "run"
-    argv = ["arena", "--policy", engine, "--output-dir", str(run), "--timeout-ms", "5000"]
+    argv = ["ttt-arena", "--policy", engine, "--output-dir", str(run), "--timeout-ms", "5000"]
     assert cli.main(argv) == 0
     assert "illegal moves" in capsys.readouterr().out
     assert len(results_in(run)) == GAMES

@@ -33,7 +33,7 @@ def tiny_entries(root: Path) -> Path:
 def benched(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tiny_entries(tmp_path_factory.mktemp("entries") / "entries")
     for entry_id in ("floor", "broken"):
-        assert cli.main(["arena", "bench", "--entries", str(root), "--entry", entry_id]) == 0
+        assert cli.main(["ttt-arena", "bench", "--entries", str(root), "--entry", entry_id]) == 0
     return root
 
 
@@ -79,13 +79,13 @@ def test_table_ranks_by_score_and_lists_entries_without_a_result_last(
     benched: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     capsys.readouterr()
-    assert cli.main(["arena", "table", "--entries", str(benched), "--json"]) == 0
+    assert cli.main(["ttt-arena", "table", "--entries", str(benched), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["entry"] for r in rows] == ["floor", "broken", "idle"]
     assert [r["rank"] for r in rows] == [1, 2, None]
     assert rows[0]["score"] == 23.4 and rows[0]["matches"] == {"win": 4, "draw": 0, "loss": 20}
     assert rows[2]["benched"] is False
-    assert cli.main(["arena", "table", "--entries", str(benched)]) == 0
+    assert cli.main(["ttt-arena", "table", "--entries", str(benched)]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0].split()[:3] == ["Entry", "Grade", "Score"]
     assert text[2].split()[:3] == ["Floor", "F", "23.4"]
@@ -97,7 +97,8 @@ def test_no_save_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[st
     root = tiny_entries(tmp_path / "entries")
     before = sorted(p.relative_to(root) for p in root.rglob("*"))
     assert (
-        cli.main(["arena", "bench", "--entries", str(root), "--entry", "broken", "--no-save"]) == 0
+        cli.main(["ttt-arena", "bench", "--entries", str(root), "--entry", "broken", "--no-save"])
+        == 0
     )
     assert "grade F" in capsys.readouterr().out
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
@@ -108,17 +109,17 @@ def test_a_loose_file_is_benched_and_never_saved(
 ) -> None:
     engine = tmp_path / "mine.bf"
     shutil.copy(SHIPPED / "broken" / "engine.bf", engine)
-    assert cli.main(["arena", "bench", "--file", str(engine)]) == 0
+    assert cli.main(["ttt-arena", "bench", "--file", str(engine)]) == 0
     out = capsys.readouterr().out
     assert "seed 20261009: mine" in out and "grade F" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.bf"]
-    assert cli.main(["arena", "bench", "--file", str(tmp_path / "none.bf")]) == 2
+    assert cli.main(["ttt-arena", "bench", "--file", str(tmp_path / "none.bf")]) == 2
     assert "no Brainfuck file" in capsys.readouterr().err
 
 
 def test_another_seed_is_saved_but_is_not_the_official_result(tmp_path: Path) -> None:
     root = tiny_entries(tmp_path / "entries")
-    args = ["arena", "bench", "--entries", str(root), "--entry", "broken", "--seed", "7"]
+    args = ["ttt-arena", "bench", "--entries", str(root), "--entry", "broken", "--seed", "7"]
     assert cli.main(args) == 0
     (saved,) = results_of(root, "broken")
     assert saved.name.startswith("broken-seed7-")
@@ -133,20 +134,20 @@ def test_bad_entries_stop_bench_and_table_with_the_entry_and_field_named(
     root = tmp_path / "entries"
     make_entry(root, "ok")
     make_entry(root, "gappy", {k: v for k, v in METADATA.items() if k != "provider"})
-    assert cli.main(["arena", "bench", "--entries", str(root)]) == 2
+    assert cli.main(["ttt-arena", "bench", "--entries", str(root)]) == 2
     assert "entry 'gappy': entry.json: field 'provider' is missing" in capsys.readouterr().err
     assert not (root / "ok" / "results").exists()
-    assert cli.main(["arena", "table", "--entries", str(root)]) == 2
+    assert cli.main(["ttt-arena", "table", "--entries", str(root)]) == 2
     assert "field 'provider' is missing" in capsys.readouterr().err
-    assert cli.main(["arena", "bench", "--entries", str(root), "--entry", "nope"]) == 2
+    assert cli.main(["ttt-arena", "bench", "--entries", str(root), "--entry", "nope"]) == 2
     assert "no entry 'nope'" in capsys.readouterr().err
-    assert cli.main(["arena", "table", "--entries", str(tmp_path / "absent")]) == 2
+    assert cli.main(["ttt-arena", "table", "--entries", str(tmp_path / "absent")]) == 2
     assert "no entries directory" in capsys.readouterr().err
 
 
 def test_the_arena_run_command_still_works_beside_the_entry_commands(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    assert cli.main(["arena", "--policy", "random", "--output-dir", str(out)]) == 0
+    assert cli.main(["ttt-arena", "--policy", "random", "--output-dir", str(out)]) == 0
     assert (out / "report.json").is_file()
 
 

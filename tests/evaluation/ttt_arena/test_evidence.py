@@ -50,7 +50,7 @@ def plant(root: Path, change: dict[str, Any], name: str = PLANTED) -> Path:
 
 def table(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
     capsys.readouterr()
-    status = cli.main(["arena", "table", "--entries", str(root), *extra])
+    status = cli.main(["ttt-arena", "table", "--entries", str(root), *extra])
     out = capsys.readouterr()
     return status, out.out, out.err
 
@@ -226,7 +226,7 @@ def test_a_link_leaving_the_entries_folder_is_refused_naming_it(
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1
     assert f"{link} is a symbolic link to {target}" in err
-    bench = ["arena", "bench", "--entries", str(root), "--no-save"]
+    bench = ["ttt-arena", "bench", "--entries", str(root), "--no-save"]
     assert cli.main(bench) == 2
     assert f"{link} is a symbolic link" in capsys.readouterr().err
 

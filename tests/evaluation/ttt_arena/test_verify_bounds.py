@@ -158,7 +158,7 @@ def test_a_run_refuses_what_verify_would_refuse(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     out = tmp_path / "run"
-    assert cli.main(["arena", "--policy", "random", "--output-dir", str(out), *args]) == 2
+    assert cli.main(["ttt-arena", "--policy", "random", "--output-dir", str(out), *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
