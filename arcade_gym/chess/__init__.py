@@ -5,9 +5,10 @@ legal-move generator that writes masks and history rows), `engine` (the numba ke
 the observation planes), `game` (a board with its history, repetitions and legal actions),
 `positions` (start positions: standard, Chess960 by index, any FEN), `opponents` (the weak ladder
 rungs as move rules), `contract` (the ladder's question and answer), `render` (text boards),
-`warmup`, and `env` (`arcade_gym/Chess-v0`); the two-player PettingZoo env is
-`arcade_gym.chess.aec`, public as `arcade_gym.multiagent.chess_v0`. The rules are in
-`docs/rules/chess.md`.
+`warmup`, `env` (`arcade_gym/Chess-v0`) and `vector` (its native batched form, all in numba:
+`board_kernels`, `position_kernels`, `rule_kernels`, `rule_rng`, `vector_kernels`,
+`fen_kernel`); the two-player PettingZoo env is `arcade_gym.chess.aec`, public as
+`arcade_gym.multiagent.chess_v0`. The rules are in `docs/rules/chess.md`.
 """
 
 from arcade_gym.core.descriptor import AecEntry, EnvEntry, GameDescriptor
@@ -15,7 +16,14 @@ from arcade_gym.core.descriptor import AecEntry, EnvEntry, GameDescriptor
 GAME = GameDescriptor(
     name="chess",
     title="Chess",
-    envs=(EnvEntry("Chess-v0", "arcade_gym.chess.env:ChessEnv", "chess"),),
+    envs=(
+        EnvEntry(
+            "Chess-v0",
+            "arcade_gym.chess.env:ChessEnv",
+            "chess",
+            vector_entry_point="arcade_gym.chess.vector:ChessVectorEnv",
+        ),
+    ),
     warmup="arcade_gym.chess.warmup:compile_kernels",
     policies="policies.chess",
     bench="arcade_gym.chess.bench:bench_chess",
