@@ -26,8 +26,10 @@ MAX_TEXT_CHARS = 1_048_576
 """The most characters of a reply, and of its reasoning, a call record keeps."""
 
 
-def bounded_text(text: str | None, limit: int = MAX_TEXT_CHARS) -> str | None:
-    """`text` up to `limit` characters; a longer one is cut, ending with a note of the cut."""
+def bounded_text(text: str | None, limit: int | None = None) -> str | None:
+    """`text` up to `limit` characters (default `MAX_TEXT_CHARS`); a longer one is cut, ending
+    with a note of the cut."""
+    limit = MAX_TEXT_CHARS if limit is None else limit
     if text is None or len(text) <= limit:
         return text
     return text[:limit] + f" [... {len(text) - limit:,} more characters not kept]"
