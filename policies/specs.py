@@ -159,7 +159,9 @@ def _cli(body: str, game: str, options: SpecOptions) -> Any:
     from policies.llm.lanes import make_cli_policy
 
     try:
-        policy = make_cli_policy(body, game, **_chat_options(options))
+        policy = make_cli_policy(
+            body, game, models_file=options.models_file, **_chat_options(options)
+        )
     except ValueError as error:
         raise SpecError(f"cli:{body}: {error}") from None
     return _checked(policy, f"cli:{body}", options)
