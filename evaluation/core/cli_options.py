@@ -13,7 +13,9 @@ from policies.specs import SpecError, SpecOptions, split_specs
 
 POLICY_HELP = (
     "a policy SPEC, repeatable or comma-separated: a built-in NAME, llm:SLUG, py:MODULE:FACTORY, "
-    "bf:PATH, cmd:COMMAND (uci:COMMAND and cli:COMMAND where the game takes them)"
+    "bf:PATH, cmd:COMMAND (uci:COMMAND and cli:COMMAND where the game takes them; a cli: agent's "
+    "tokens and cost are read from Claude Code's --output-format json, codex exec --json or the "
+    "generic JSON shape of docs/llm.md)"
 )
 
 
@@ -57,7 +59,8 @@ def add_model_options(parser: argparse.ArgumentParser, *, runs: bool = True) -> 
     parser.add_argument(
         "--models-file",
         metavar="PATH",
-        help="model registry (TOML or JSON) for llm:SLUG policies (default: the built-in one)",
+        help="model registry (TOML or JSON) for llm:SLUG policies, and the list price and "
+        "limits of a cli:COMMAND whose command an entry names (default: the built-in one)",
     )
     parser.add_argument(
         "--base-url",
