@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import evaluation.play  # noqa: F401  (registers the logs of games played on their env directly)
 from evaluation.benchmarks import chess_ladder, narcade, sudoku, tetris_bench, ttt_arena
 from evaluation.core.registry import register
 

@@ -68,6 +68,7 @@ def lazy(target: str) -> Callable[..., Any]:
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}
+_LOG_KINDS: dict[str, Benchmark] = {}
 
 
 def register(benchmark: Benchmark) -> Benchmark:
@@ -84,10 +85,21 @@ def benchmarks() -> list[Benchmark]:
     return list(_BENCHMARKS.values())
 
 
+def register_log_kind(kind: Benchmark) -> Benchmark:
+    """Add logs that no benchmark writes but `verify` replays like any (the games `arcade-eval
+    play` plays on their env directly): only `name`, `log_ids` and `replay` are read, it adds
+    no command and `benchmarks()` does not list it. Idempotent for the same object."""
+    known = _LOG_KINDS.get(kind.name)
+    if (known is not None and known is not kind) or kind.name in _BENCHMARKS:
+        raise ValueError(f"log kind {kind.name!r} is registered twice")
+    _LOG_KINDS[kind.name] = kind
+    return kind
+
+
 def for_header(header: Mapping[str, Any]) -> Benchmark | None:
-    """The benchmark that replays a log with this header (None: no registered one does)."""
+    """The benchmark (or log kind) that replays a log with this header (None: none does)."""
     log_id = header.get("benchmark")
-    for benchmark in _BENCHMARKS.values():
+    for benchmark in (*_BENCHMARKS.values(), *_LOG_KINDS.values()):
         if log_id is not None and log_id in benchmark.log_ids:
             return benchmark
         if log_id is None and benchmark.reads_log is not None and benchmark.reads_log(header):

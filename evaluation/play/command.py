@@ -2,9 +2,8 @@
 
 The game is written into a run directory (`evaluation/core/rundir.py`) as a one-game run of the
 benchmark that records it: `manifest.json`, `logs/human/<seed>.jsonl` and, once the game is
-finished and its log verifies, `results/human/<seed>.json`. `arcade-eval verify DIR` replays a
-benchmark's game; a game played on its env directly (no benchmark records it) is replayed by
-`env_episode.replay_env_log` before it is saved.
+finished and its log verifies, `results/human/<seed>.json`. `arcade-eval verify DIR` replays
+every such game, a game played on its env directly (no benchmark records it) as well.
 Exit status: 0 a finished game whose log verifies, 1 a log that does not verify (a bug) or a game
 aborted by a failure on our side (one line with the reason; its log ends `aborted`), 2 a bad
 request, 130 a game quit or interrupted (its log ends `interrupted`).
@@ -165,7 +164,7 @@ def _finish(run_dir: RunDir, files: GameFiles, ended: Ended | None, setup: Setup
         )
         return 1
     interrupted = ended is not None
-    report = (setup.verify or verify_log)(files.log)
+    report = verify_log(files.log)
     finished = report.ok and not interrupted
     if finished:
         fields = {k: v for k, v in (report.result or {}).items() if k != "type"}
@@ -176,6 +175,5 @@ def _finish(run_dir: RunDir, files: GameFiles, ended: Ended | None, setup: Setup
     if interrupted:
         print(f"the game was quit: its log ends `interrupted` (not counted); {files.log}")
         return INTERRUPTED
-    hint = f" (verify with: arcade-eval verify {run_dir.path})" if setup.verify is None else ""
-    print(f"game written to {run_dir.path}{hint}")
+    print(f"game written to {run_dir.path} (verify with: arcade-eval verify {run_dir.path})")
     return 0 if report.ok else 1

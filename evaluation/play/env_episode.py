@@ -3,7 +3,8 @@ index of a `Discrete` action space, through the one episode loop (`evaluation/co
 
 The log (`evaluation/core/eventlog.py` format, benchmark `play-env`) records the env id, the seed
 and every action with the reward, the end flags and a digest of the observation it led to, so
-`replay_env_log` re-runs the env from the seed and checks each step: the game replays.
+`arcade-eval verify` re-runs the env from the seed (`replay_env`, registered as a log kind) and
+checks each step through the same replay as every benchmark's log: the game replays.
 """
 
 from __future__ import annotations
@@ -17,24 +18,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from evaluation.core.episode import (
-    INCOMPLETE_ENDS,
-    Comparer,
-    Judged,
-    LiveCaller,
-    MismatchError,
-    RecordedCaller,
-    RecordingEndsError,
-    Rules,
-    play_episode,
-)
-from evaluation.core.eventlog import GameLog, LogFormatError, header_event, read_log, to_jsonable
+from evaluation.core.episode import Judged, LiveCaller, Rules, play_episode
+from evaluation.core.eventlog import GameLog, LogContents, header_event, to_jsonable
 from evaluation.core.policy_call import CallOutcome
 from evaluation.core.policy_identity import policy_identity
-from evaluation.core.verify import VerifyReport
+from evaluation.core.registry import Replay
+from evaluation.play import ENV_LOG_ID
 
-ENV_LOG_ID = "play-env"
-"""The `benchmark` of a log of a game played on its env directly."""
 MAX_STEPS = 10_000
 """Decisions before a game is cut (`decision cap`), so no env plays forever."""
 FAILURE_STREAK = 3
@@ -191,36 +181,29 @@ def play_env_game(
     return {k: v for k, v in played.result.items() if k != "type"}
 
 
-def replay_env_log(path: Path) -> VerifyReport:
-    """Re-run a `play-env` log's env from its seed with its actions; each step must match."""
-    where = str(path)
+def replay_env(contents: LogContents) -> Replay:
+    """The game a `play-env` log records, at its start, for `arcade-eval verify` (the log kind
+    `evaluation/play/__init__.py` registers): the env the header names, reset from its seed; a
+    ValueError for a header that names no registered game's env or no game's seed."""
+    header = contents.header
+    settings = header.get("settings")
+    settings = settings if isinstance(settings, Mapping) else {}
+    env_id, seed, steps = settings.get("envId"), header.get("seed"), settings.get("maxSteps")
+    if header.get("benchmark") != ENV_LOG_ID or not isinstance(env_id, str):
+        raise ValueError(f"not a {ENV_LOG_ID} log")
+    if env_id not in registered_env_ids():
+        raise ValueError(f"{env_id!r} is no registered game's env")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError("the header's seed is not an env seed")
+    if isinstance(steps, bool) or not isinstance(steps, int) or not 0 < steps <= MAX_STEPS:
+        raise ValueError(f"the header's maxSteps is not 1 to {MAX_STEPS}")
+    limit = settings.get("timeoutMs")
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit < 1e12
+    ):
+        raise ValueError("the header's timeoutMs is not a time")
     try:
-        header, events, recorded = read_log(path)
-        settings = header.get("settings") or {}
-        env_id, seed, steps = settings.get("envId"), header.get("seed"), settings.get("maxSteps")
-        if header.get("benchmark") != ENV_LOG_ID or not isinstance(env_id, str):
-            raise MismatchError(None, f"not a {ENV_LOG_ID} log")
-        if env_id not in registered_env_ids():
-            raise MismatchError(None, f"{env_id!r} is no registered game's env")
-        if not isinstance(seed, int) or not isinstance(steps, int) or not 0 < steps <= MAX_STEPS:
-            raise MismatchError(None, "the header's seed or maxSteps is not a game's")
-        episode = EnvEpisode(env_id, seed, settings.get("timeoutMs"), steps)
-    except (LogFormatError, OSError, MismatchError, ValueError, gym.error.Error) as bad:
-        return VerifyReport(where, "fail", None, f"cannot start the game: {bad}", ENV_LOG_ID)
-    incomplete = recorded is not None and recorded.get("endReason") in INCOMPLETE_ENDS
-    comparer = Comparer(events, None if incomplete else recorded)
-    try:
-        played = play_episode(episode, RecordedCaller(events), comparer)
-    except RecordingEndsError as ends:
-        status = "incomplete" if incomplete else "fail"
-        ending = recorded.get("endReason") if recorded else "no result line"
-        message = f"{ending} after {ends.decisions} decisions; the decisions before replay"
-        return VerifyReport(where, status, None, message, ENV_LOG_ID, recorded, header)
-    except MismatchError as bad:
-        return VerifyReport(where, "fail", bad.decision, bad.message, ENV_LOG_ID)
-    finally:
-        episode.close()
-    if comparer.seen != len(events) or recorded is None or incomplete:
-        return VerifyReport(where, "fail", None, "the replayed game ends elsewhere", ENV_LOG_ID)
-    message = f"{played.decisions} decisions replay; endReason {played.result['endReason']}"
-    return VerifyReport(where, "ok", None, message, ENV_LOG_ID, played.result, header)
+        episode = EnvEpisode(env_id, seed, limit, steps)
+    except gym.error.Error as error:
+        raise ValueError(str(error)) from None
+    return Replay(episode, contents.events, contents.result)

@@ -18,14 +18,8 @@ def env_setup(game: GameDescriptor) -> PlaySetup:
 
     def setup(args: argparse.Namespace) -> Setup:
         from arcade_gym.registration import NAMESPACE, register_envs
-        from evaluation.play.env_episode import (
-            ENV_LOG_ID,
-            MAX_STEPS,
-            EnvEpisode,
-            env_settings,
-            play_env_game,
-            replay_env_log,
-        )
+        from evaluation.play import ENV_LOG_ID
+        from evaluation.play.env_episode import MAX_STEPS, EnvEpisode, env_settings, play_env_game
         from evaluation.play.env_keys import EnvKeys
 
         seed = 0 if args.seed is None else whole(args.seed, "--seed")
@@ -44,7 +38,7 @@ def env_setup(game: GameDescriptor) -> PlaySetup:
 
         keys = EnvKeys(game.title)
         run = {"envId": env_id}
-        return Setup(ENV_LOG_ID, keys, seed, run, play, episode.close, replay_env_log)
+        return Setup(ENV_LOG_ID, keys, seed, run, play, episode.close)
 
     return PlaySetup(
         name=game.name,

@@ -26,11 +26,8 @@ class PlayError(ValueError):
 
 @dataclass
 class Setup:
-    """One game ready to play: `play(human, log_path)` records it as `benchmark` does.
-
-    `verify(log_path)` checks the finished log (an `evaluation.core.verify.VerifyReport`); None
-    is the registry's `verify_log`, which replays any registered benchmark's log.
-    """
+    """One game ready to play: `play(human, log_path)` records it as `benchmark` does (its log is
+    checked by `evaluation.core.verify.verify_log`, as `arcade-eval verify` checks it)."""
 
     benchmark: str
     keys: Keys
@@ -38,7 +35,6 @@ class Setup:
     settings: dict[str, Any]
     play: Callable[[Human, Path], Any]
     close: Callable[[], None] = field(default=lambda: None)
-    verify: Callable[[Path], Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,11 @@ import pytest
 from arcade_gym.core.descriptor import GameDescriptor
 from arcade_gym.games import descriptors
 from arcade_gym.registration import NAMESPACE
-from evaluation.play import command, screen
+from evaluation.cli import main
+from evaluation.core.verify import verify_log
+from evaluation.play import ENV_LOG_ID, command, screen
 from evaluation.play.catalogue import play_setups
-from evaluation.play.env_episode import ENV_LOG_ID, EnvEpisode, replay_env_log
+from evaluation.play.env_episode import EnvEpisode
 from evaluation.play.human import Human
 from tests.evaluation.play.test_games import ScriptedScreen, options
 from tests.toy_game import ToyEnvEntry, ToySpec
@@ -88,7 +90,7 @@ def test_a_toy_game_played_by_typed_indices_to_the_end_replays(toy_games, tmp_pa
     assert header["settings"]["envId"] == f"{NAMESPACE}/ToyPlay-v0"
     assert [d["action"] for d in decisions] == [2, 1]
     assert result["endReason"] == "terminated" and result["totalReward"] == 3.0
-    report = setup.verify(log)  # type: ignore[misc]
+    report = verify_log(log)
     assert report.ok, report.message
 
 
@@ -97,11 +99,11 @@ def test_a_log_whose_action_or_seed_was_changed_does_not_replay(toy_games, tmp_p
     log = tmp_path / "toy.jsonl"
     setup.play(Human(setup.keys, ScriptedScreen(["1", "enter"] * 3)), log)  # type: ignore[arg-type]
     setup.close()
-    assert replay_env_log(log).ok
+    assert verify_log(log).ok
     text = log.read_text()
     changed = tmp_path / "changed.jsonl"
     changed.write_text(text.replace('"answer":1', '"answer":2', 1))
-    report = replay_env_log(changed)
+    report = verify_log(changed)
     assert report.status == "fail" and report.decision == 0
     start_bit = EnvEpisode(f"{NAMESPACE}/ToyPlay-v0", 7, None, 10).observation[1]
     other = next(
@@ -111,10 +113,10 @@ def test_a_log_whose_action_or_seed_was_changed_does_not_replay(toy_games, tmp_p
     )
     reseeded = tmp_path / "reseeded.jsonl"
     reseeded.write_text(text.replace('"seed":7', f'"seed":{other}', 1))
-    assert replay_env_log(reseeded).status == "fail"
+    assert verify_log(reseeded).status == "fail"
     foreign = tmp_path / "foreign.jsonl"
     foreign.write_text(text.replace(f"{NAMESPACE}/ToyPlay-v0", "CartPole-v1"))
-    assert "no registered game's env" in replay_env_log(foreign).message
+    assert "no registered game's env" in verify_log(foreign).message
 
 
 def test_a_game_without_ansi_shows_its_observation(toy_games) -> None:
@@ -152,7 +154,37 @@ def test_the_command_plays_a_toy_game_into_a_run_directory(toy_games, terminal, 
     assert manifest["status"] == "complete" and manifest["benchmark"] == ENV_LOG_ID
     saved = json.loads((run / "results" / "human" / "3.json").read_text())
     assert saved["endReason"] == "terminated" and saved["seed"] == 3
-    assert replay_env_log(run / "logs" / "human" / "3.jsonl").ok
+    assert verify_log(run / "logs" / "human" / "3.jsonl").ok
+
+
+def test_arcade_eval_verify_accepts_a_played_run_and_refuses_a_tampered_one(
+    toy_games, terminal, tmp_path, capsys
+):
+    """One log schema: the run `arcade-eval play` writes for a game on its env is replayed by
+    `arcade-eval verify` like a benchmark's run (its manifest and result file checked too)."""
+    terminal(["1", "enter", "2", "enter", "enter"])
+    run = tmp_path / "run"
+    args = parser().parse_args(["play", "toyplay", "--seed", "5", "--output-dir", str(run)])
+    assert command.cmd_play(args) == 0
+    assert f"verify with: arcade-eval verify {run}" in capsys.readouterr().out
+    assert main(["verify", str(run)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"OK    {run / 'logs' / 'human' / '5.jsonl'}: 2 decisions replay")
+    log = run / "logs" / "human" / "5.jsonl"
+    text = log.read_text()
+    for tampered in (
+        text.replace('"reward":2.0', '"reward":5.0', 1),  # a decision's effect
+        text.replace('"totalReward":3.0', '"totalReward":4.0', 1),  # the result line
+    ):
+        assert tampered != text
+        log.write_text(tampered)
+        assert main(["verify", str(run)]) == 1
+        assert capsys.readouterr().out.startswith(f"FAIL  {log}")
+    log.write_text(text)
+    result = run / "results" / "human" / "5.json"
+    result.write_text(result.read_text().replace('"totalReward": 3.0', '"totalReward": 9.0'))
+    assert main(["verify", str(run)]) == 1
+    assert "its result file says totalReward 9.0" in capsys.readouterr().out
 
 
 def test_a_flag_the_toy_game_does_not_take_is_one_line(toy_games, terminal, tmp_path, capsys):
