@@ -393,18 +393,16 @@ class NarcadeEpisode:
 
 
 def identity_of(spec: str, policy: Any) -> dict[str, Any]:
-    """Who played: the policy's identity, the spec it was built from, its revision (the
-    policy's `revision`, else its adapter version) and, for LLMs, `runIdentity` (model id,
-    endpoint host, sampling and prompt settings): publications compare them."""
+    """Who played: the policy's identity (with, for LLMs, `runIdentity`: model id, endpoint
+    host, sampling and prompt settings, `evaluation/core/policy_identity.py`), the spec it was
+    built from and its revision (the policy's `revision`, else its adapter version):
+    publications compare them."""
     from evaluation.core.policy_identity import policy_identity
 
     out = policy_identity(policy)
     adapter = out.get("adapterVersion")
     revision = getattr(policy, "revision", None) or (f"adapter-{adapter}" if adapter else None)
     out.update(spec=spec, revision=None if revision is None else str(revision))
-    settings = getattr(policy, "run_identity", None)
-    if callable(settings):  # an LLM: model id, endpoint host, sampling, prompt version
-        out["runIdentity"] = settings()
     return out
 
 
