@@ -133,7 +133,15 @@ def test_pages_hold_the_reports_numbers_and_a_replay_per_log(
         row = rows[policy["policy"]]
         for key in ("score", "ci95", "tiers", "brier", "cellsRight", "accuracyByTechnique"):
             assert row[key] == policy[key]
+        assert row["accuracyByNeededTier"] == policy["accuracyByNeededTier"]  # one computation
+        assert row["missingConfidence"] == policy["missingConfidence"] == 0
     assert [r["rank"] for r in board["rows"]] == [1, 2]
+    # a run of tiers 1 and 4 says so: in the report, the CLI table and the site
+    assert report["tiers"] == [1, 4]
+    text = (small_run / "report.md").read_text()
+    assert "tiers 1, 4 only" in text and "solved by tier (1, 4)" in text and "1..7" not in text
+    index = (tmp_path / "site" / "sudoku" / "index.html").read_text()
+    assert "solved by tier (1, 4)" in index and "solved by tier (1..7)" not in index
     # the tier each cell needs explains the built-ins: each places exactly the cells its
     # techniques reach, and none that need more
     by_need = rows["techniques-3"]["accuracyByNeededTier"]

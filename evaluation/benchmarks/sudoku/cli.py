@@ -195,8 +195,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     output_dir = Path(args.output_dir) if args.output_dir else default_output_dir(BENCHMARK_ID)
     progress = progress_printer(args)
+    timeout_ms = DEFAULT_TIMEOUT_MS
+    if args.timeout_s is not None:
+        timeout_ms = args.timeout_s * 1000.0
+    elif args.timeout_ms is not None:
+        timeout_ms = args.timeout_ms
     try:
-        options = spec_options(args, timeout_ms=args.timeout_ms)
+        options = spec_options(args, timeout_ms=timeout_ms)
         executor = make_executor(args.executor, concurrency=args.concurrency, address=args.address)
         outcome = run_sudoku(
             policies_from(args),
@@ -204,7 +209,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             output_dir,
             set_version=args.set,
             tiers=args.tiers,
-            timeout_ms=args.timeout_ms,
+            timeout_ms=timeout_ms,
             resume=True if args.resume else None,
             executor=executor,
             progress=progress,
@@ -236,7 +241,8 @@ def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
         "sudoku",
         help="Sudoku benchmark (--policy SPEC) and tools: solve, grade, generate",
         description="Run policies through the Sudoku grid set (6 grids in each of 7 tiers; one "
-        "answer a grid with a confidence; one retry only for a reply with no readable grid), or "
+        "answer a grid with a confidence; one retry only for a reply with no readable grid; a "
+        "timeout or a failure on our side aborts the grid, which a resume plays again), or "
         "use a tool: the exact solver, the human-technique grader (tiers 1..7), the set "
         "generator. Every grid is a game with its own event log (arcade-eval verify replays "
         "them); repeating the command with the same --output-dir resumes a run cut short.",
@@ -246,11 +252,18 @@ def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
     sudoku.add_argument(
         "--tiers", type=_tiers, default=[1, 2, 3, 4, 5, 6, 7], help="tiers to play (default all)"
     )
-    sudoku.add_argument(
-        "--timeout-ms",
+    timeout = sudoku.add_mutually_exclusive_group()
+    timeout.add_argument(
+        "--timeout-s",
         type=float,
-        default=DEFAULT_TIMEOUT_MS,
-        help=f"time limit of one answer in ms (default {DEFAULT_TIMEOUT_MS:g})",
+        metavar="S",
+        help="a safety net, not a clock: an answer not back within this many seconds aborts the "
+        "grid (not counted, played again on resume), since the model may think as long as its "
+        f"settings allow; the default, {DEFAULT_TIMEOUT_MS / 1000:g} s (15 minutes), only stops "
+        "a request that hangs",
+    )
+    timeout.add_argument(
+        "--timeout-ms", type=float, metavar="MS", help="the same in milliseconds (older spelling)"
     )
     sudoku.add_argument(
         "--output-dir",

@@ -5,7 +5,8 @@ BENCHMARK_ID = "sudoku"
 """The `benchmark` of every Sudoku log header."""
 
 DEFAULT_TIMEOUT_MS = 900_000.0
-"""Time limit of one answer: models may think as long as their settings allow (15 minutes)."""
+"""The safety net per answer (15 minutes): generous, since a timeout aborts the grid (the model
+may think as long as its settings allow); it only stops a request that hangs."""
 
 MAX_ATTEMPTS = 2
 """One answer, plus one retry only for a reply with no readable grid."""

@@ -1,9 +1,12 @@
 """One grid as an episode of the one loop (`evaluation/core/episode.py`).
 
 The grid is sent once. A reply with no readable grid (`invalid`) gets one retry; any readable grid
-is the answer and is graded cell by cell (`scoring.score_answer`), whatever it holds. A timeout
-or a policy error ends the grid unsolved, without a retry (it is not a formatting slip). A
-failure on our side (`service`, `stop`) aborts the grid: never counted, played again on resume.
+is the answer and is graded cell by cell (`scoring.score_answer`), whatever it holds. A policy
+error ends the grid unsolved, without a retry (it is not a formatting slip). A failure on our
+side (`service`, `stop`) aborts the grid: never counted, played again on resume
+(`docs/rules/failures.md`). A timeout is one (protocol `sudoku-protocol@2`): the model "can
+think as long as its settings allow", so `--timeout-s` is only a safety net against a request
+that hangs (`Rules.timeout_aborts`).
 
 Answers are recorded, and judged, in one JSON form (`wire_answer`): `{"grid": 81 digits,
 "confidence": number or null}` or `{"unreadable": reason}`, so `arcade-eval verify` re-judges
@@ -27,6 +30,9 @@ from evaluation.core.policy_call import CallOutcome
 from evaluation.core.policy_identity import policy_identity
 from policies.base import DecisionContext
 
+PROTOCOL_VERSION = "sudoku-protocol@2"
+"""A timeout aborts the grid and results carry the accuracy by tier needed (`byNeed`); logs made
+before (no `protocol` in their header, a timeout left the grid unsolved) are not replayed."""
 RECORD_KEYS = ("id", "tier", "puzzle", "solution")
 """The fields of a set record a log header carries (checked against the set on replay)."""
 
@@ -55,7 +61,7 @@ class WireAnswers:
 class GridEpisode:
     """One grid: at most two calls (the retry), then the grade."""
 
-    rules = Rules(unusable=frozenset())  # the retry rule is the episode's own
+    rules = Rules(unusable=frozenset(), timeout_aborts=True)  # the retry rule is the episode's
     realtime = False
 
     def __init__(
@@ -82,9 +88,8 @@ class GridEpisode:
         return self.timeout_ms
 
     def judge(self, call: CallOutcome, question: Any) -> Judged:
-        if call.status != "ok":
-            status = "timeout" if call.status == "timeout" else "error"
-            return Judged(status, None, f"{call.status}: {call.error}")
+        if call.status != "ok":  # a timeout never gets here (it aborts the grid)
+            return Judged("error", None, f"{call.status}: {call.error}")
         verdict = validate(call.answer)
         return Judged("valid" if verdict.usable else "invalid", verdict, verdict.reason)
 
@@ -160,7 +165,11 @@ def play_sudoku_grid(
         log.write(
             header_event(
                 benchmark=BENCHMARK_ID,
-                versions={"set": set_version, "grader": GRADER_VERSION},
+                versions={
+                    "protocol": PROTOCOL_VERSION,
+                    "set": set_version,
+                    "grader": GRADER_VERSION,
+                },
                 seed=str(record["seed"]),
                 policy=policy_identity(policy),
                 settings=settings_of(record, timeout_ms),

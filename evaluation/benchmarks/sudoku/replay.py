@@ -7,7 +7,12 @@ from typing import Any
 
 from arcade_gym.sudoku.rules import GRADER_VERSION
 from arcade_gym.sudoku.sets import set_grids
-from evaluation.benchmarks.sudoku.episode import RECORD_KEYS, GridEpisode, WireAnswers
+from evaluation.benchmarks.sudoku.episode import (
+    PROTOCOL_VERSION,
+    RECORD_KEYS,
+    GridEpisode,
+    WireAnswers,
+)
 from evaluation.core.eventlog import LogContents
 from evaluation.core.header_limits import MAX_TIME_MS, limited_float
 from evaluation.core.registry import Replay
@@ -18,6 +23,11 @@ def replay(contents: LogContents) -> Replay:
     header = contents.header
     versions = header.get("versions") or {}
     set_version = versions.get("set")
+    if versions.get("protocol") != PROTOCOL_VERSION:
+        raise ValueError(
+            f"protocol {versions.get('protocol')!r} cannot be replayed by this version "
+            f"({PROTOCOL_VERSION}); run the grid again"
+        )
     if versions.get("grader") != GRADER_VERSION:
         raise ValueError(
             f"grader {versions.get('grader')!r} cannot be replayed by this version "

@@ -1,6 +1,8 @@
-"""The Sudoku run's reports: per policy the score row (`scoring.summary`) plus what the answers
-cost: tokens, API-equivalent cost (n/a when the policy reported none, e.g. a local model) and
-the wall-clock time per answer."""
+"""The Sudoku run's reports: per policy the score row (`scoring.summary`: the score, Brier with
+the answers that gave no confidence, cell accuracy by the tier each cell needs and by technique)
+plus what the answers cost: tokens, API-equivalent cost (n/a when the policy reported none, e.g.
+a local model; `evaluation/core/money.py`) and the wall-clock time per answer. A run of some
+tiers only (`--tiers 1,7`) is labelled with the tiers it covers."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evaluation.benchmarks.sudoku.scoring import GridScore, summary, table
+from arcade_gym.sudoku.rules import TECHNIQUES, TIER_NAMES
+from evaluation.benchmarks.sudoku.scoring import GridScore, summary, table, tiers_label
+from evaluation.core.money import usd
 
 
 def usage_summary(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -48,18 +52,62 @@ def policy_report(
 
 
 def run_document(set_version: str, reports: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """report.json: the set and every policy's report."""
-    return {"benchmark": "sudoku", "set": set_version, "policies": list(reports)}
+    """report.json: the set, the tiers the run covers and every policy's report."""
+    tiers = sorted({int(t) for r in reports for t in r["tiers"]})
+    return {"benchmark": "sudoku", "set": set_version, "tiers": tiers, "policies": list(reports)}
+
+
+def _share(cell: Mapping[str, int] | None) -> str:
+    if not cell or not cell.get("cells"):
+        return "\u2014"
+    return f"{100 * cell['right'] / cell['cells']:.1f}% ({cell['right']}/{cell['cells']})"
+
+
+def accuracy_tables(reports: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Markdown lines: cell accuracy by the tier each cell needs, then by technique."""
+    tiers = sorted({int(t) for r in reports for t in r.get("accuracyByNeededTier", {})})
+    lines = [
+        "Cell accuracy by the tier each cell needs (the hardest technique on the grader's path "
+        "up to the step that placed it):",
+        "",
+        "| policy | " + " | ".join(f"tier {t} ({TIER_NAMES[t]})" for t in tiers) + " |",
+        "|---|" + "---|" * len(tiers),
+    ]
+    for r in reports:
+        by = r.get("accuracyByNeededTier", {})
+        lines.append(
+            f"| {r['policy']} | " + " | ".join(_share(by.get(str(t))) for t in tiers) + " |"
+        )
+    seen = {k for r in reports for k in r["accuracyByTechnique"]}
+    techniques = [name for name, _ in TECHNIQUES if name in seen]
+    lines += [
+        "",
+        "Cell accuracy by the technique that placed the cell on the grader's path:",
+        "",
+        "| policy | " + " | ".join(techniques) + " |",
+        "|---|" + "---|" * len(techniques),
+    ]
+    for r in reports:
+        by = r["accuracyByTechnique"]
+        lines.append(
+            f"| {r['policy']} | " + " | ".join(_share(by.get(t)) for t in techniques) + " |"
+        )
+    return lines
 
 
 def run_text(set_version: str, reports: Sequence[Mapping[str, Any]]) -> str:
-    """report.md: the score table, then cost and time per policy."""
-    lines = [f"# Sudoku, set {set_version}", "", table(reports), ""]
-    lines.append("| policy | calls | prompt tokens | completion tokens | cost (USD) | s / answer |")
+    """report.md: the score table, cell accuracy by tier needed and by technique, then cost and
+    time per policy. A run of some tiers says which in its title."""
+    covered = tiers_label(reports)
+    title = f"# Sudoku, set {set_version}"
+    if covered != "1..7":
+        title += f", tiers {covered} only"
+    lines = [title, "", table(reports), "", *accuracy_tables(reports), ""]
+    lines.append("| policy | calls | prompt tokens | completion tokens | cost | s / answer |")
     lines.append("|---|---|---|---|---|---|")
     for r in reports:
         u = r["usage"]
-        cost = "n/a" if u["costUsd"] is None else f"{u['costUsd']:.4f}"
+        cost = usd(u["costUsd"])
         secs = (
             "n/a" if u["medianSecondsPerAnswer"] is None else f"{u['medianSecondsPerAnswer']:.3f}"
         )

@@ -103,7 +103,10 @@ def run_sudoku(
     if not tiers or any(t not in range(1, 8) for t in tiers):
         raise RunError(f"--tiers must be tiers 1..7, got {list(tiers)}")
     if timeout_ms is not None and not (math.isfinite(timeout_ms) and 0 < timeout_ms <= MAX_TIME_MS):
-        raise RunError(f"--timeout-ms must be a finite number > 0 and at most {MAX_TIME_MS:,.0f}")
+        raise RunError(
+            f"--timeout-s must be a finite number of seconds > 0 and at most "
+            f"{MAX_TIME_MS / 1000:,.0f} (--timeout-ms: of milliseconds, at most {MAX_TIME_MS:,.0f})"
+        )
     run_dir = RunDir(output_dir, BENCHMARK_ID, settings(policies, set_version, tiers, timeout_ms))
     try:
         run_dir.prepare(resume=resume)

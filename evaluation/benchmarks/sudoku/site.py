@@ -1,9 +1,11 @@
 """The Sudoku pages of the results site (`arcade-eval site`, `evaluation/site/build.py`).
 
 From Sudoku run directories (a `manifest.json` naming the `sudoku` benchmark, or a folder of
-them): a leaderboard (score with its 95% interval, grids solved per tier, cell accuracy by
-technique, Brier and the calibration of reported confidence), a page per policy with each grid's
-grade, and a replay of every grid whose log the run holds (drawn by `viewers/sudoku.js`).
+them): a leaderboard (score with its 95% interval, grids solved per tier, cell accuracy by the
+tier each cell needs and by technique, Brier with the count of answers that gave no confidence,
+and the calibration of reported confidence), a page per policy with each grid's grade, and a
+replay of every grid whose log the run holds (drawn by `viewers/sudoku.js`). The accuracy by
+tier needed is the reports' own (`scoring.cell_tiers`, computed once for reports and replays).
 The figures are the run's `report.json`; a run cut short is scored from the results it holds and
 marked incomplete.
 """
@@ -18,8 +20,8 @@ from typing import Any
 from arcade_gym.sudoku.rules import TECHNIQUES, TIER_NAMES
 from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID
 from evaluation.benchmarks.sudoku.report import policy_report
-from evaluation.benchmarks.sudoku.site_frames import cell_tiers
-from evaluation.core.eventlog import read_log
+from evaluation.benchmarks.sudoku.scoring import tiers_label
+from evaluation.core.money import usd
 from evaluation.core.rundir import safe_name
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import read_input, runs_among
@@ -69,27 +71,10 @@ def calibration_points(grids: Sequence[Mapping[str, Any]]) -> list[tuple[float, 
     )
 
 
-def accuracy_by_need(logs: Sequence[Path]) -> dict[str, dict[str, int]] | None:
-    """(cells right, cells) of the blank cells by the tier each cell needs
-    (`site_frames.cell_tiers`), over the answers the logs hold (the last readable grid of each
-    game; an unreadable answer fills nothing); None when a log is missing."""
-    totals: dict[int, list[int]] = {}
-    for path in logs:
-        if not path.is_file():
-            return None
-        contents = read_log(path)
-        grid = contents.header["settings"]["grid"]
-        puzzle, solution = grid["puzzle"], grid["solution"]
-        answers = [e.get("answer") for e in contents.events if isinstance(e.get("answer"), str)]
-        answer = answers[-1] if answers else None
-        needs = cell_tiers(puzzle)
-        for c in range(81):
-            if puzzle[c] != "0":
-                continue
-            right_cells = totals.setdefault(needs[c], [0, 0])
-            right_cells[1] += 1
-            right_cells[0] += answer is not None and answer[c] == solution[c]
-    return {str(t): {"right": v[0], "cells": v[1]} for t, v in sorted(totals.items())}
+def _by_need(report: Mapping[str, Any]) -> dict[str, dict[str, int]] | None:
+    """A report's accuracy by tier needed (None: a report written before it was recorded)."""
+    by = report.get("accuracyByNeededTier")
+    return by if isinstance(by, dict) and by else None
 
 
 def _need_table(rows: Sequence[tuple[Markup, Mapping[str, Any] | None]]) -> Markup:
@@ -151,7 +136,6 @@ class _Pages:
         self.build = build
         slugs = [r["policy"] for run in runs for r in run.reports]
         self.keys: dict[tuple[Path, str], str] = {}
-        self.by_need: dict[str, dict[str, dict[str, int]] | None] = {}
         for run in runs:
             for report in run.reports:
                 slug = report["policy"]
@@ -207,6 +191,7 @@ class _Pages:
                     _percent(report["cellsRight"], report["blankCells"]),
                     report["brokeRules"],
                     "n/a" if report["brier"] is None else f"{report['brier']:.3f}",
+                    report.get("missingConfidence", "n/a"),
                     report["sureButWrong"],
                 ]
             )
@@ -218,7 +203,7 @@ class _Pages:
                     "set": run.set_version,
                     "complete": run.complete,
                     **{k: v for k, v in report.items() if k != "grids"},
-                    "accuracyByNeededTier": self.by_need.get(key),
+                    "accuracyByNeededTier": report.get("accuracyByNeededTier"),
                 }
             )
         sets = sorted({run.set_version for run in self.runs})
@@ -234,7 +219,8 @@ class _Pages:
                 "confidence (one retry for a reply with no readable grid). The score is the mean "
                 "over tiers of the share of grids solved (0 to 100, every tier weighs the same); "
                 "its 95% interval adds up each tier's Agresti-Coull variance. Brier scores the "
-                "reported confidence against solved (lower is better); sure but wrong counts "
+                "reported confidence against solved (lower is better; an answer without a "
+                "confidence counts as 50, and their number is shown); sure but wrong counts "
                 "unsolved grids answered with confidence 90 or more.</p>"
             ),
             table(
@@ -243,15 +229,16 @@ class _Pages:
                     "policy",
                     "score",
                     "95% interval",
-                    "solved by tier (1..7)",
+                    f"solved by tier ({tiers_label([r for _, r, _ in rows])})",
                     "cells right",
                     "broke rules",
                     "Brier",
+                    "no confidence",
                     "sure but wrong",
                 ],
                 body,
                 table_id="sudoku-leaderboard",
-                numeric=(0, 2, 3, 6, 7, 8),
+                numeric=(0, 2, 3, 6, 7, 8, 9),
             ),
             Markup(f"<p>{link('leaderboard.json', 'leaderboard.json')} holds these rows.</p>"),
             interval_plot(
@@ -273,12 +260,11 @@ class _Pages:
             Markup("<h2>Cell accuracy by the tier each cell needs</h2>"),
             Markup(
                 "<p>The same cells grouped by the hardest technique on the grader's path up to "
-                "the step that placed them (a single found only after an X-Wing needs tier 4); "
-                "from the answers in the logs, where the run holds every one.</p>"
+                "the step that placed them (a single found only after an X-Wing needs tier 4).</p>"
             ),
             _need_table(
                 [
-                    (link(f"policies/{key}.html", report["policy"]), self.by_need.get(key))
+                    (link(f"policies/{key}.html", report["policy"]), _by_need(report))
                     for _, report, key in rows
                 ]
             ),
@@ -350,8 +336,9 @@ class _Pages:
                 ("solved by tier", _tiers_cell(report)),
                 ("cells right", _percent(report["cellsRight"], report["blankCells"])),
                 ("Brier", "n/a" if report["brier"] is None else f"{report['brier']:.3f}"),
+                ("answers without a confidence", report.get("missingConfidence", "n/a")),
                 ("calls", usage.get("calls")),
-                ("cost (USD)", "n/a" if usage.get("costUsd") is None else usage["costUsd"]),
+                ("cost", usd(usage.get("costUsd"))),
                 ("median s per answer", usage.get("medianSecondsPerAnswer")),
             ]
         )
@@ -366,11 +353,10 @@ class _Pages:
             Markup("<h2>Cell accuracy by technique</h2>"),
             _accuracy_table([(esc(report["policy"]), report)]),
         ]
-        self.by_need[key] = accuracy_by_need(logs)
-        if self.by_need[key] is not None:
+        if _by_need(report) is not None:
             html += [
                 Markup("<h2>Cell accuracy by the tier each cell needs</h2>"),
-                _need_table([(esc(report["policy"]), self.by_need[key])]),
+                _need_table([(esc(report["policy"]), _by_need(report))]),
             ]
         if calibration_points(report["grids"]):
             html += [Markup("<h2>Calibration</h2>"), _calibration(report, 360)]

@@ -5,37 +5,22 @@ the digits the answer put in and whether each is right) and the benchmark's own 
 A grid is answered whole, so a replay has a frame for the givens and one per attempt (one retry
 for an unreadable reply). On top of the grid the benchmark adds the grid's id and tier, the
 attempt and its verdict, the score, and per cell the technique the set's grading placed it with
-(`labels` of the set record) together with the tier that cell needs: the hardest technique on
-the reference grader's path (`arcade_gym/sudoku/grader.py`) up to the step that placed it, so a
-naked single found only after an X-Wing counts as needing tier 4.
+(`labels` of the set record) together with the tier that cell needs (`scoring.cell_tiers`, the
+one computation the reports' accuracy by tier uses too): the hardest technique on the reference
+grader's path (`arcade_gym/sudoku/grader.py`) up to the step that placed it, so a naked single
+found only after an X-Wing counts as needing tier 4.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
 from arcade_gym.sudoku.frame import grid_frame
-from arcade_gym.sudoku.grader import grade
-from arcade_gym.sudoku.rules import BEYOND, TIER_NAMES, parse_puzzle
+from arcade_gym.sudoku.rules import TIER_NAMES
+from evaluation.benchmarks.sudoku.scoring import cell_tiers
 
-
-@functools.lru_cache(maxsize=64)
-def cell_tiers(puzzle: str) -> tuple[int, ...]:
-    """Per cell, the tier it needs (0 for a given, 7 for a cell no technique of tiers 1..6
-    places): the hardest tier on the grader's path up to the step placing it."""
-    result = grade(parse_puzzle(puzzle))
-    needs = [0] * 81
-    hardest = 0
-    for step in result.steps:
-        hardest = max(hardest, step.tier)
-        for cell, _ in step.placements:
-            needs[cell] = hardest
-    for cell, label in enumerate(result.labels):
-        if label == "beyond":
-            needs[cell] = BEYOND
-    return tuple(needs)
+__all__ = ["cell_tiers", "frame"]
 
 
 def frame(episode: Any, event: Mapping[str, Any] | None) -> dict[str, Any]:

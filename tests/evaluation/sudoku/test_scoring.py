@@ -11,13 +11,16 @@ from hypothesis import strategies as st
 from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku.scoring import (
     GridScore,
+    cell_tiers,
     confidence_brier,
+    missing_confidences,
     repeats_a_digit,
     score_answer,
     summary,
     sure_but_wrong,
     table,
     tier_score,
+    tiers_label,
 )
 
 RECORD = set_grids("v1", 2)[0]
@@ -109,10 +112,23 @@ def test_brier_and_sure_but_wrong() -> None:
         _result(1, False, 50),
         _result(1, True),
     ]
-    assert confidence_brier(results) == pytest.approx((0 + 0.95**2 + 0.25) / 3)
-    assert sure_but_wrong(results) == 1
-    assert confidence_brier([_result(1, True)]) is None
+    # the answer without a confidence counts as 50: (0.5 - 1)^2
+    assert confidence_brier(results) == pytest.approx((0 + 0.95**2 + 0.25 + 0.25) / 4)
+    assert sure_but_wrong(results) == 1 and missing_confidences(results) == 1
     assert confidence_brier([_result(1, True, 50)] * 4) == pytest.approx(0.25)
+    assert confidence_brier([]) is None
+
+
+def test_leaving_the_confidence_out_never_beats_stating_it() -> None:
+    """A model cannot dodge calibration by leaving its confidence out: silence scores as 50."""
+    solved, failed = _result(1, True), _result(1, False)
+    assert confidence_brier([solved]) == confidence_brier([_result(1, True, 50)]) == 0.25
+    assert confidence_brier([failed]) == 0.25 > confidence_brier([_result(1, False, 10)])
+    assert confidence_brier([solved, failed]) > confidence_brier(
+        [_result(1, True, 90), _result(1, False, 10)]
+    )
+    row = summary("quiet", [solved, failed])
+    assert row["missingConfidence"] == 2 and row["brier"] == pytest.approx(0.25)
 
 
 def test_summary_and_table() -> None:
@@ -122,8 +138,34 @@ def test_summary_and_table() -> None:
     assert rows[1]["score"] == 100 and rows[0]["score"] == 0
     assert rows[1]["accuracyByTechnique"]["naked single"]["right"] > 0
     text = table(rows)
-    assert text.index("| good") < text.index("| bad") and "n/a" in text
+    assert text.index("| good") < text.index("| bad") and "solved by tier (1..7)" in text
     assert "tiers" in rows[0] and all(k[0].islower() for k in rows[0])
+    assert rows[0]["missingConfidence"] == 42 and rows[1]["missingConfidence"] == 0
+    by_need = rows[1]["accuracyByNeededTier"]
+    assert sorted(by_need, key=int) == [str(t) for t in range(1, 8)]
+    assert all(v["right"] == v["cells"] > 0 for v in by_need.values())
+    assert sum(v["cells"] for v in by_need.values()) == rows[1]["blankCells"]
+    assert all(v["right"] == 0 for v in rows[0]["accuracyByNeededTier"].values())
+
+
+def test_a_partial_run_is_labelled_with_the_tiers_it_covers() -> None:
+    grids = [g for g in set_grids("v1") if g["tier"] in (1, 7)]
+    rows = [summary("good", [score_answer(g, g["solution"], 100) for g in grids])]
+    assert tiers_label(rows) == "1, 7"
+    assert "solved by tier (1, 7)" in table(rows) and "(1..7)" not in table(rows)
+
+
+def test_cells_are_scored_by_the_tier_each_needs() -> None:
+    """A tier-4 grid answered with only the cells that need tiers up to 3: by tier needed, the
+    cells up to tier 3 are right and those needing tier 4 are not."""
+    record = next(g for g in set_grids("v1") if g["tier"] == 4)
+    needs = cell_tiers(record["puzzle"])
+    partial = "".join(record["solution"][c] if needs[c] <= 3 else "0" for c in range(81))
+    score = score_answer(record, partial, 40)
+    assert score.outcome == "empty"
+    assert score.by_need[4] == (0, sum(1 for n in needs if n == 4))
+    assert all(right == cells for tier, (right, cells) in score.by_need.items() if tier <= 3)
+    assert GridScore.from_dict(score.to_dict()) == score
 
 
 def test_no_results_is_an_error() -> None:
