@@ -121,12 +121,16 @@ def test_brier_and_sure_but_wrong() -> None:
 
 def test_leaving_the_confidence_out_never_beats_stating_it() -> None:
     """A model cannot dodge calibration by leaving its confidence out: silence scores as 50."""
+
+    def score(results: list[GridScore]) -> float:
+        value = confidence_brier(results)
+        assert value is not None
+        return value
+
     solved, failed = _result(1, True), _result(1, False)
-    assert confidence_brier([solved]) == confidence_brier([_result(1, True, 50)]) == 0.25
-    assert confidence_brier([failed]) == 0.25 > confidence_brier([_result(1, False, 10)])
-    assert confidence_brier([solved, failed]) > confidence_brier(
-        [_result(1, True, 90), _result(1, False, 10)]
-    )
+    assert score([solved]) == score([_result(1, True, 50)]) == 0.25
+    assert score([failed]) == 0.25 > score([_result(1, False, 10)])
+    assert score([solved, failed]) > score([_result(1, True, 90), _result(1, False, 10)])
     row = summary("quiet", [solved, failed])
     assert row["missingConfidence"] == 2 and row["brier"] == pytest.approx(0.25)
 
