@@ -76,18 +76,26 @@ def _set_option(words: list[str], flag: str, value: str) -> list[str]:
 
 
 def stop_line(
-    reason: str, missing: int, output_dir: str | Path, args: argparse.Namespace | None, unit: str
+    reason: str,
+    missing: int,
+    output_dir: str | Path,
+    args: argparse.Namespace | None,
+    unit: str,
+    *,
+    spent_usd: float | None = None,
 ) -> str:
     """One line for a run stopped on our side: the cause, what is missing, the resume command.
-    A cost-cap stop names the cap and the amount spent (from the run's meter) and resumes with
-    a doubled cap."""
+    A cost-cap stop names the cap and the amount spent (`spent_usd`, else the run's meter) and
+    resumes with a doubled cap."""
     meter = getattr(args, "cost_meter", None)
-    if COST_CAP_ERROR in reason and meter is not None:
-        cap, spent = float(meter.cap_usd), float(meter.spent_usd)
+    cap = getattr(args, "max_cost_usd", None)
+    if COST_CAP_ERROR in reason and isinstance(cap, int | float):
+        if spent_usd is None and meter is not None:
+            spent_usd = float(meter.spent_usd)
         more = f"{cap * 2:g}"
         command = resume_command(args, output_dir, replace={"--max-cost-usd": more})
         return (
-            f"stopped: the cost cap --max-cost-usd {cap:g} is reached ({usd(spent)} spent of "
+            f"stopped: the cost cap --max-cost-usd {cap:g} is reached ({usd(spent_usd)} spent of "
             f"{usd(cap)}; the next call could pass it); {missing} {unit} missing. To go on, raise "
             f"the cap (the same cap stops again at once): {command}"
         )

@@ -2,7 +2,8 @@
 the same port (the endpoint a run records must not change between a run and its resume).
 
 The "model" answers what each game's prompt asks for: the connection test's own example, the
-first Tetris candidate, the first empty tic-tac-toe square, a Sudoku grid copied back unsolved.
+first Tetris candidate, the first NARCADE action offered, the first empty tic-tac-toe square, a
+Sudoku grid copied back unsolved.
 `kill_after(n)` makes the server close its port after its n-th completion, as a dead endpoint
 does (the client then sees connections refused); `revive()` serves again on the same port.
 """
@@ -23,6 +24,7 @@ from tests.policies.chat_server import ChatHandler
 
 _EXAMPLE = re.compile(r"Connection test\. Reply with (?:JSON only|exactly this JSON object): (.*)$")
 _TETRIS_ID = re.compile(r"^([A-Z]{2}): x=", re.MULTILINE)
+_ACTIONS = re.compile(r"^Actions: (\[.*\])$", re.MULTILINE)
 
 
 def reply_for(prompt: str) -> str:
@@ -36,6 +38,9 @@ def reply_for(prompt: str) -> str:
     tetris = _TETRIS_ID.search(prompt)
     if tetris:
         return json.dumps({"candidate": tetris.group(1), "hold": False, "risk": 0.1})
+    actions = _ACTIONS.search(prompt)
+    if actions:  # NARCADE: the first action offered
+        return json.dumps({"action": json.loads(actions.group(1))[0]})
     if prompt.startswith("Puzzle (. = empty cell):"):
         rows = prompt.splitlines()[1:10]
         return json.dumps({"grid": rows, "confidence": 40})

@@ -27,9 +27,22 @@ RUNS = {
     "tetris-bench": ["--seeds", "4", "--modes", "iq", "--budget-ms", "1500"],
     "ttt-arena": ["--timeout-ms", "1000"],
     "sudoku": ["--tiers", "1", "--timeout-ms", "1500"],
+    "narcade": [
+        "--games",
+        "snake",
+        "--episodes",
+        "5",
+        "--mode",
+        "lockstep",
+        "--max-decisions",
+        "4",
+        "--timeout-ms",
+        "1500",
+        "--in-process",
+    ],
 }
 """Each benchmark's command, kept quick (a dead endpoint costs a game its deadline)."""
-KILL_AFTER = {"tetris-bench": 6, "ttt-arena": 40, "sudoku": 3}
+KILL_AFTER = {"tetris-bench": 6, "ttt-arena": 40, "sudoku": 3, "narcade": 6}
 """Completions (the pre-flight included) before the server dies: inside the first game of Tetris
 Bench, after some arena positions, after two Sudoku grids."""
 
@@ -57,6 +70,7 @@ def _one_line(err: str) -> str:
         "tetris-bench",
         pytest.param("ttt-arena", marks=pytest.mark.slow),
         pytest.param("sudoku", marks=pytest.mark.slow),
+        pytest.param("narcade", marks=pytest.mark.slow),
     ],
 )
 def test_a_dead_endpoint_stops_the_run_and_the_printed_command_finishes_it(
@@ -68,7 +82,8 @@ def test_a_dead_endpoint_stops_the_run_and_the_printed_command_finishes_it(
     argv = [*_command(bench, models), "--output-dir", str(run)]
     assert cli.main(argv) == 1
     line = _one_line(capsys.readouterr().err)
-    assert line.startswith("stopped: 3 games of llm:mock in a row were aborted by failures on")
+    prefix = "arcade-eval narcade: " if bench == "narcade" else ""  # NARCADE names itself
+    assert line.startswith(f"{prefix}stopped: 3 games of llm:mock in a row were aborted by")
     assert "cannot reach" in line and "nothing was counted against the policy" in line
     resume = shlex.split(line.split("resume with: ", 1)[1])
     assert resume == ["arcade-eval", *argv]
@@ -151,3 +166,15 @@ def test_the_cost_cap_stops_in_one_line_naming_the_cap_and_the_spent_amount(
     assert cli.main(argv) == 1  # the same cap: the same line at once
     assert _one_line(capsys.readouterr().err) == line
     assert model.state.completions - asked <= 1  # at most the pre-flight
+
+
+def test_narcade_says_its_cost_cap_stop_the_same_way(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "run"
+    models = model.models_file(tmp_path)
+    argv = [*_command("narcade", models), "--max-cost-usd", "0.0002", "--output-dir", str(run)]
+    assert cli.main(argv) == 1
+    line = _one_line(capsys.readouterr().err)
+    assert line.startswith("arcade-eval narcade: stopped: the cost cap --max-cost-usd 0.0002 is")
+    assert "spent of $0.00020" in line and "--max-cost-usd 0.0004" in line

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from evaluation.core.cli_moved import add_moved_parser
 from evaluation.core.cli_options import (
+    abort_limit,
     add_model_options,
     add_policy_option,
     add_quiet_option,
@@ -155,6 +156,7 @@ def cmd_narcade(args: argparse.Namespace) -> int:
     from evaluation.benchmarks.narcade.report import mean_score_table
     from evaluation.benchmarks.narcade.runner import run_narcade
     from evaluation.core.executor import ExecutorError, make_executor
+    from evaluation.core.run_exit import stop_line
 
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     output_dir = args.output_dir or f"runs/narcade-{stamp}"
@@ -163,7 +165,15 @@ def cmd_narcade(args: argparse.Namespace) -> int:
     except ExecutorError as error:
         print(f"arcade-eval narcade: {error}", file=sys.stderr)
         return 2
-    code = run_narcade(run_request(args), output_dir, executor=executor)
+    code = run_narcade(
+        run_request(args),
+        output_dir,
+        executor=executor,
+        abort_limit=abort_limit(args),
+        stop_text=lambda why, missing, spent: stop_line(
+            why, missing, output_dir, args, "episodes", spent_usd=spent
+        ),
+    )
     if code != 2:
         with contextlib.suppress(OSError, ValueError, KeyError):
             print(mean_score_table(output_dir))

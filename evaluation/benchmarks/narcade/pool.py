@@ -23,7 +23,7 @@ from evaluation.benchmarks.narcade.protocol import POLICY_GAMES
 from evaluation.benchmarks.narcade.results import run_cost
 from evaluation.benchmarks.narcade.settings import Settings
 from evaluation.core.errors import PolicyStoppedError, RunError
-from evaluation.core.grid import Key, PolicyPool
+from evaluation.core.grid import DEFAULT_ABORT_LIMIT, Key, PolicyPool
 
 _METERS: dict[str, Any] = {}
 """The cost meter of each run (by its token) in this process."""
@@ -105,8 +105,18 @@ def build(settings: Settings, out: str, token: str, instance: tuple[str, ...]) -
         raise PolicyStoppedError(f"could not build the policy: {exc}") from None
 
 
-def narcade_pool(settings: Settings, out: str | Path, token: str) -> PolicyPool:
-    """The pool of a run into `out` (`token` names the run's cost meter)."""
+def narcade_pool(
+    settings: Settings,
+    out: str | Path,
+    token: str,
+    *,
+    abort_limit: int | None = DEFAULT_ABORT_LIMIT,
+) -> PolicyPool:
+    """The pool of a run into `out` (`token` names the run's cost meter; `abort_limit`: see
+    `PolicyPool.abort_limit`)."""
     return PolicyPool(
-        functools.partial(build, settings, str(out), token), token=token, per_game=instance_of
+        functools.partial(build, settings, str(out), token),
+        token=token,
+        per_game=instance_of,
+        abort_limit=abort_limit,
     )

@@ -47,7 +47,7 @@ from evaluation.benchmarks.narcade.episode import (
 )
 from evaluation.benchmarks.narcade.isolation import IsolatedExecutor
 from evaluation.benchmarks.narcade.pool import check_models, narcade_pool
-from evaluation.benchmarks.narcade.results import agrees, hardware_label, read_json
+from evaluation.benchmarks.narcade.results import agrees, hardware_label, read_json, run_cost
 from evaluation.benchmarks.narcade.run_files import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -60,10 +60,12 @@ from evaluation.benchmarks.narcade.settings import NarcadeRunSettings, Settings
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.errors import PolicyStoppedError, RunError
 from evaluation.core.executor import Executor, LocalExecutor
-from evaluation.core.grid import Key, play_grid
+from evaluation.core.grid import DEFAULT_ABORT_LIMIT, Key, play_grid
 from evaluation.core.rundir import RunDir, RunDirError, inside_root
 
 EXIT_USAGE = 2
+StopText = Callable[[str, int, float], str]
+"""The line a stop on our side prints: (reason, episodes missing, dollars spent) -> text."""
 Say = Callable[[str], None]
 
 
@@ -159,10 +161,16 @@ def run_narcade(
     *,
     executor: Executor | None = None,
     log: Say | None = None,
+    abort_limit: int | None = DEFAULT_ABORT_LIMIT,
+    stop_text: StopText | None = None,
 ) -> int:
     """Run (or, with `request.resume`, finish) the suite; returns the exit code (0 complete,
-    1 a model failed or an episode was aborted, 2 a bad request, 130 interrupted). Bad requests
-    print one clear message through `log` (stderr by default)."""
+    1 a model failed, an episode was aborted or the run stopped on our side, 2 a bad request,
+    130 interrupted). Bad requests print one clear message through `log` (stderr by default).
+
+    `abort_limit`: episodes of one model aborted in a row on our side after which the run
+    stops (`PolicyPool.abort_limit`); `stop_text(reason, missing, spent_usd)`: the line a stop
+    on our side prints (the CLI's names the resume command)."""
     say = log or (lambda text: print(text, file=sys.stderr, flush=True))
     executor = executor or LocalExecutor()
     try:
@@ -193,7 +201,7 @@ def run_narcade(
         run_dir,
         keys,
         functools.partial(play_episode, settings, out),
-        narcade_pool(settings, out, uuid.uuid4().hex),
+        narcade_pool(settings, out, uuid.uuid4().hex, abort_limit=abort_limit),
         agrees=agrees,
         executor=isolated or executor,
         on_result=files.saved,
@@ -206,10 +214,18 @@ def run_narcade(
     codes = files.finish(grid, crashed)
     failed = any(code != EXIT_OK for code in codes.values())
     status = "interrupted" if grid.interrupted else ("failed" if failed else "complete")
+    stopped = {} if grid.stop_reason is None else {"stopReason": grid.stop_reason}
     run_dir.write_manifest(
-        status, keys, list(grid.finished), {**files.extra, "aborted": grid.aborted}
+        status, keys, list(grid.finished), {**files.extra, "aborted": grid.aborted, **stopped}
     )
     where = run_dir.path
+    if grid.stop_reason is not None:
+        missing, spent = len(grid.missing), run_cost(run_dir.path)
+        if stop_text is not None:
+            say(f"arcade-eval narcade: {stop_text(grid.stop_reason, missing, spent)}")
+        else:
+            say(f"arcade-eval narcade: stopped: {grid.stop_reason}; {missing} episodes missing")
+        return EXIT_FAILED
     if grid.interrupted:
         say(
             f"arcade-eval narcade: interrupted; partial results kept in {where} (the same "

@@ -58,7 +58,12 @@ def test_a_stop_on_our_side_is_one_line_with_the_resume_command_and_exit_1() -> 
 def test_a_cost_cap_stop_names_the_cap_and_the_spent_amount() -> None:
     out = io.StringIO()
     meter = Namespace(cap_usd=0.01, spent_usd=0.00912)
-    args = Namespace(argv=["sudoku", "--max-cost-usd", "0.01"], output_dir=None, cost_meter=meter)
+    args = Namespace(
+        argv=["sudoku", "--max-cost-usd", "0.01"],
+        output_dir=None,
+        cost_meter=meter,
+        max_cost_usd=0.01,
+    )
     status = unfinished_exit(
         "runs/s",
         interrupted=True,
