@@ -119,7 +119,7 @@ def _climb(out: Path, hang: threading.Event) -> Any:
         variants=["standard", "chess960"],
         games_per_rung=1,
         grade_nodes=2_000,
-        timeout_ms=300.0,
+        timeout_ms=1_000.0,
         say=lambda _: None,
     )
 
@@ -133,8 +133,8 @@ def test_a_game_whose_policy_times_out_is_aborted_not_scored_and_played_on_resum
     hang.set()
     first = _climb(out, hang)
     assert sorted(first.aborted) == [
-        "hangs/chess960/random/game-0: timeout: no answer within 300 ms",
-        "hangs/standard/random/game-0: timeout: no answer within 300 ms",
+        "hangs/chess960/random/game-0: timeout: no answer within 1000 ms",
+        "hangs/standard/random/game-0: timeout: no answer within 1000 ms",
     ]
     assert not first.rows and not (out / "report.json").exists()
     manifest = json.loads((out / "manifest.json").read_text())
@@ -179,7 +179,7 @@ def test_a_game_whose_policy_times_out_is_aborted_not_scored_and_played_on_resum
 
     run_ladder(
         ["hangs"], lambda spec: Hangs(hang), out, variants=["standard", "chess960"],
-        games_per_rung=1, grade_nodes=2_000, timeout_ms=300.0, say=said.append,
+        games_per_rung=1, grade_nodes=2_000, timeout_ms=1_000.0, say=said.append,
     )  # fmt: skip
     regraded = json.loads(result.read_text())
     assert regraded["gradedBy"]["nodes"] == 2_000 and "Stockfish" in regraded["gradedBy"]["engine"]
