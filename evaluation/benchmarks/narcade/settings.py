@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from evaluation.benchmarks.narcade.protocol import DIFFICULTIES, GAMES, MODES, game_mode
@@ -32,10 +32,11 @@ DEFAULT_MODELS = ("random", "heuristic")
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything that shapes a run's games (recorded in results, logs and the manifest)."""
+class GameSettings:
+    """What shapes a run's games, declared once: the validated `Settings` and the request
+    `NarcadeRunSettings` both have these fields (the request before `make_settings` checks
+    them). The two differ only in `games` and `hardware`, which a request gives unvalidated."""
 
-    games: tuple[str, ...] = GAMES
     episodes: int = 3
     seed: int = 100
     mode: str = "realtime"
@@ -46,7 +47,6 @@ class Settings:
     trace: bool = False
     timeout_ms: float = DEFAULT_TIMEOUT_MS
     failure_streak: int = FAILURE_STREAK
-    hardware: str = ""
     models_file: str | None = None
     base_url: str | None = None
     cache_dir: str | None = None
@@ -55,6 +55,15 @@ class Settings:
     """The LLM budget of the whole run (each model's process starts from what the run's result
     files say was spent); cache, transcripts and budget never change a game, so a resume may
     change them."""
+
+
+@dataclass(frozen=True)
+class Settings(GameSettings):
+    """Everything that shapes a run's games (recorded in results, logs and the manifest):
+    `GameSettings` validated, the games in their canonical order and the hardware label."""
+
+    games: tuple[str, ...] = GAMES
+    hardware: str = ""
 
     @property
     def seeds(self) -> list[int]:
@@ -171,30 +180,16 @@ def make_settings(
 
 
 @dataclass(frozen=True)
-class NarcadeRunSettings:
+class NarcadeRunSettings(GameSettings):
     """What a NARCADE run is asked to do (`arcade-eval narcade` builds it from its flags):
-    the policies, what shapes the games (`resolve` validates them into `Settings`), and how the
-    run goes (`resume`, `isolate`: one process per model, `quiet`: no per-episode lines)."""
+    the policies, what shapes the games (`GameSettings`, with `games` as given: a comma list or
+    a tuple; `resolve` validates them into `Settings`), and how the run goes (`resume`,
+    `isolate`: one process per model, `quiet`: no per-episode lines)."""
 
     models: str | tuple[str, ...] = DEFAULT_MODELS
     games: str | tuple[str, ...] = GAMES
-    episodes: int = 3
-    seed: int = 100
-    mode: str = "realtime"
-    difficulty: str = DEFAULT_DIFFICULTY
-    max_seconds: float | None = None
-    max_pieces: int | None = None
-    max_decisions: int = DEFAULT_MAX_DECISIONS
-    trace: bool = False
-    timeout_ms: float = DEFAULT_TIMEOUT_MS
-    failure_streak: int = FAILURE_STREAK
     hardware: str | None = None
     """The hardware label results record (None: `results.hardware_label()`)."""
-    models_file: str | None = None
-    base_url: str | None = None
-    cache_dir: str | None = None
-    transcripts: bool = False
-    max_cost_usd: float | None = None
     resume: bool = False
     isolate: bool = True
     quiet: bool = False
@@ -206,23 +201,6 @@ class NarcadeRunSettings:
         models = split_specs(self.models)
         if not models:
             raise RunError("--policy needs at least one policy, e.g. random,heuristic")
-        settings = make_settings(
-            self.games,
-            self.episodes,
-            self.seed,
-            self.mode,
-            self.difficulty,
-            self.max_seconds,
-            self.max_pieces,
-            self.max_decisions,
-            self.trace,
-            timeout_ms=self.timeout_ms,
-            failure_streak=self.failure_streak,
-            hardware=self.hardware or default_hardware,
-            models_file=self.models_file,
-            base_url=self.base_url,
-            cache_dir=self.cache_dir,
-            transcripts=self.transcripts,
-            max_cost_usd=self.max_cost_usd,
-        )
+        shared = {field.name: getattr(self, field.name) for field in fields(GameSettings)}
+        settings = make_settings(self.games, **shared, hardware=self.hardware or default_hardware)
         return models, settings
