@@ -68,15 +68,21 @@ class NotEvidenceError(Exception):
     """Why a saved result is not shown (one line)."""
 
 
+class StaleError(NotEvidenceError):
+    """The result was benched on another `engine.bf` (its SHA-256 differs from the file now)."""
+
+
 @dataclass(frozen=True)
 class Unverified:
-    """A saved result that is not shown: its file name and why."""
+    """A saved result that is not shown: its file name and why; `stale` when it was benched on
+    another `engine.bf` than the entry's file now (the tier list marks the entry stale)."""
 
     file: str
     reason: str
+    stale: bool = False
 
-    def to_dict(self) -> dict[str, str]:
-        return {"result": self.file, "reason": self.reason}
+    def to_dict(self) -> dict[str, Any]:
+        return {"result": self.file, "reason": self.reason, "stale": self.stale}
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,7 @@ def verified_results(entry: Entry, seed: int = DEFAULT_SEED) -> Evidence:
         try:
             verified.append({**_verified(entry, path, data), "file": name})
         except NotEvidenceError as why:
-            unverified.append(Unverified(name, str(why)))
+            unverified.append(Unverified(name, str(why), isinstance(why, StaleError)))
     unverified.sort(key=lambda u: u.file)
     return Evidence(verified, unverified)
 
@@ -192,7 +198,7 @@ def _verified(entry: Entry, path: Path, data: Mapping[str, Any]) -> dict[str, An
     except EntryError as error:
         raise NotEvidenceError(str(error)) from None
     if hashlib.sha256(engine).hexdigest() != data["engineSha256"]:
-        raise NotEvidenceError(
+        raise StaleError(
             f"stale: {entry.id}/engine.bf has changed since this result was benched (its "
             f"SHA-256 differs); re-bench it with `arcade-eval ttt-arena bench --entry {entry.id}`"
         )

@@ -3,7 +3,9 @@ ttt-arena table`, the site's arena index).
 
 Only a verified result is ranked (`evidence.verified_results`: its logs replay and give its
 numbers); an entry whose results are all unverified is listed unranked, and every unverified
-result is listed with its reason.
+result is listed with its reason. An entry whose `engine.bf` changed since its result was benched
+(the SHA-256 the result records differs) is marked stale (`"stale": true` in the JSON rows,
+`stale` in the Grade column of the text table and the site) until it is benched again.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def tier_rows(
             "entry": entry.id,
             "name": entry.metadata.name,
             "benched": False,
+            "stale": result is None and any(u.stale for u in checked.unverified),
             "unverified": [u.to_dict() for u in checked.unverified],
         }
         if result is not None:
@@ -80,6 +83,8 @@ def row_cells(row: dict[str, Any]) -> list[str]:
     """A row as the table's column texts."""
     if not row["benched"]:
         status = "unverified" if row.get("unverified") else "not benched"
+        if row.get("stale"):
+            status = "stale: engine.bf changed, re-bench"
         return [row["name"], status, "", "", "", "", ""]
     m = row["matches"]
     return [

@@ -141,11 +141,31 @@ def test_a_changed_engine_makes_its_results_stale(
     engine = root / "first-empty" / "engine.bf"
     engine.write_bytes(engine.read_bytes() + b"\n")  # a comment: the same play, another program
     (row,) = tier_rows(load_entries(root))
-    assert row["benched"] is False
+    assert row["benched"] is False and row["stale"] is True
+    assert row["unverified"][0]["stale"] is True
     assert "stale: first-empty/engine.bf has changed" in row["unverified"][0]["reason"]
     assert "arena bench --entry first-empty" in row["unverified"][0]["reason"]
     status, out, _ = table(root, capsys)
-    assert status == 0 and "unverified" in out.splitlines()[2]
+    assert status == 0 and "stale: engine.bf changed, re-bench" in out.splitlines()[2]
+    status, out, _ = table(root, capsys, "--json")
+    assert status == 0 and json.loads(out)[0]["stale"] is True
+    # the site's tier list (page and JSON) marks it too
+    from evaluation.site.cli import build_site
+
+    build_site(root.parent / "dist", [root])
+    listed = json.loads((root.parent / "dist" / "arena" / "tier-list.json").read_text())
+    assert listed["rows"][0]["stale"] is True
+    html = (root.parent / "dist" / "arena" / "index.html").read_text()
+    assert "stale: engine.bf changed, re-bench" in html
+
+
+def test_a_result_benched_on_this_engine_is_not_stale(root: Path) -> None:
+    (row,) = tier_rows(load_entries(root))
+    assert row["benched"] is True and row["stale"] is False
+    planted = plant(root, {"score": 99.9})
+    (row,) = tier_rows(load_entries(root))
+    assert row["stale"] is False  # a planted result is unverified, not stale
+    assert any(u["result"] == planted.name and not u["stale"] for u in row["unverified"])
 
 
 def test_a_missing_position_log_leaves_the_result_unverified(root: Path) -> None:
