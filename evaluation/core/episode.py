@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from arcade_gym.core.clock import Clock, WallClock
 from evaluation.core.eventlog import from_jsonable, to_jsonable
@@ -60,23 +60,31 @@ class Rules:
     timeout_aborts: bool = False
 
 
+Q = TypeVar("Q")
+"""A benchmark's question type (its contract model)."""
+A = TypeVar("A")
+"""A benchmark's judged answer: what `judge` read from a policy's reply and hands `apply` (a
+move, a placement, an action index). The raw reply stays `Any`: a policy may return anything."""
+_NO_VERDICT: Any = None
+"""`Judged.verdict` of a status that carries none (typed Any, so it fits every `A`)."""
+
+
 @dataclass
-class Judged:
+class Judged(Generic[A]):
     """An answer judged against its question: `status` is the class the rules count (valid,
-    invalid, stale, timeout, error, ...); `verdict` is the game's own verdict object, if any."""
+    invalid, stale, timeout, error, ...); `verdict` is the game's own verdict object, left None
+    when the status carries none (read it only for a status that does); a bare `Judged` is
+    `Judged[Any]`."""
 
     status: str
-    verdict: Any = None
+    verdict: A = _NO_VERDICT
     reason: str | None = None
 
 
-Q = TypeVar("Q")
-"""A benchmark's question type (its contract model)."""
-
-
-class Episode(Protocol[Q]):
+class Episode(Protocol[Q, A]):
     """One game under a benchmark's protocol (see `docs/adding-a-benchmark.md`), asking questions
-    of type `Q`: `judge` is handed back the very question `question()` asked."""
+    of type `Q` and playing answers judged as `A`: `judge` is handed back the very question
+    `question()` asked, and `apply` the very verdict `judge` gave."""
 
     rules: Rules
     realtime: bool
@@ -92,10 +100,10 @@ class Episode(Protocol[Q]):
     def call_limit_ms(self) -> float | None:
         """How long the next call may take (None: no limit)."""
 
-    def judge(self, call: CallOutcome, question: Q) -> Judged:
+    def judge(self, call: CallOutcome, question: Q) -> Judged[A]:
         """Judge a call against the question it answered; never raises."""
 
-    def apply(self, judged: Judged, elapsed_ms: float | None) -> dict[str, Any]:
+    def apply(self, judged: Judged[A], elapsed_ms: float | None) -> dict[str, Any]:
         """Play the judged answer; returns the decision's own event fields (JSON data)."""
 
     def force_end(self, reason: str) -> None:
@@ -321,11 +329,11 @@ class Played:
 
 
 def play_episode(
-    episode: Episode[Q],
+    episode: Episode[Q, A],
     caller: Caller,
     sink: Sink,
     *,
-    on_decision: Callable[[Call, Judged, dict[str, Any]], None] | None = None,
+    on_decision: Callable[[Call, Judged[A], dict[str, Any]], None] | None = None,
     now: Callable[[], float] = time.perf_counter,
 ) -> Played:
     """Play `episode` to its end, asking `caller` and recording into `sink`.

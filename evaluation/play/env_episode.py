@@ -108,7 +108,7 @@ class EnvEpisode:
     def call_limit_ms(self) -> float | None:
         return self.limit_ms
 
-    def judge(self, call: CallOutcome, question: EnvQuestion) -> Judged:
+    def judge(self, call: CallOutcome, question: EnvQuestion) -> Judged[int]:
         if call.status != "ok":
             return Judged(call.status, reason=call.error)
         action = call.answer
@@ -121,7 +121,7 @@ class EnvEpisode:
             return Judged("invalid", reason=f"action {action} is masked")
         return Judged("valid", verdict=action)
 
-    def apply(self, judged: Judged, elapsed_ms: float | None) -> dict[str, Any]:
+    def apply(self, judged: Judged[int], elapsed_ms: float | None) -> dict[str, Any]:
         if judged.status != "valid":
             return {"status": judged.status, "reason": judged.reason}
         action = judged.verdict
