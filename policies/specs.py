@@ -10,6 +10,7 @@
     uci:COMMAND        a UCI chess engine (`uci:stockfish?UCI_Elo=1500`)
     cli:COMMAND        an agent command-line tool: the prompt on stdin, the reply on stdout
     sb3:PATH.zip       a Stable-Baselines3 model (`sb3:ALGO:PATH.zip` names the algorithm)
+    ppo:PATH.pt        a model trained by `examples/ppo.py` (`policies/ppo/`)
 
 Built-ins and engines come from each game's policies folder (`POLICIES`, read through
 `policies/game_policies.py`), so adding a game adds nothing here; adding a prefix is one entry in
@@ -193,6 +194,17 @@ def _sb3(body: str, game: str, options: SpecOptions) -> Any:
         raise SpecError(str(error)) from None
 
 
+def _ppo(body: str, game: str, options: SpecOptions) -> Any:
+    try:
+        from policies.ppo.policy import PPOModelError, make_ppo_policy
+    except ImportError as exc:
+        raise SpecError(f"ppo:{body}: ppo: models need torch (the rl extra) ({exc})") from None
+    try:
+        return make_ppo_policy(body, game, options)
+    except PPOModelError as error:
+        raise SpecError(str(error)) from None
+
+
 PREFIXES: dict[str, Callable[[str, str, SpecOptions], Any]] = {
     "policy": _builtin,
     "llm": _llm,
@@ -202,6 +214,7 @@ PREFIXES: dict[str, Callable[[str, str, SpecOptions], Any]] = {
     "cli": _cli,
     "uci": _engine("uci"),
     "sb3": _sb3,
+    "ppo": _ppo,
 }
 """Prefix -> `make(body, game, options)`."""
 

@@ -100,9 +100,20 @@ class SB3Policy(PolicyIdentity):
         return int(np.argmax(masked)), masked
 
     def act(self, question: Any, ctx: DecisionContext | None = None) -> Any:
-        """The benchmark's answer for the model's greedy legal action."""
+        """The benchmark's answer for the model's greedy legal action (for a benchmark that
+        asks for a whole episode, the adapter's `episode` result)."""
+        if self.adapter.episode is not None:
+            return self.adapter.episode(lambda obs, mask: self._step(obs, mask, question), question)
         action, masked = self.choose(question)
         return self.adapter.answer(action, question, masked)
+
+    def _step(self, observation: Any, mask: np.ndarray, question: Any) -> int:
+        """The greedy legal action for one observation of an episode the adapter plays."""
+        expected = self.sb3_model.observation_space
+        if isinstance(expected, spaces.Box) and isinstance(observation, dict):
+            observation = self._flattener(self.adapter.space(question))(observation)
+        scores = self.scores(observation)
+        return int(np.argmax(np.where(mask > 0, scores, -np.inf) if mask.any() else scores))
 
 
 def _check_shape(expected: spaces.Space[Any], observation: Any, adapter: GameAdapter) -> None:

@@ -18,6 +18,8 @@ from gymnasium import spaces
 
 Observed = tuple[Any, np.ndarray]
 """(the env's observation, its int8 action mask)."""
+Chooser = Callable[[Any, np.ndarray], int]
+"""`choose(observation, mask) -> action`: a model's move in the env's own terms."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,10 @@ class GameAdapter:
     """`answer(action, question, masked_scores)`: the benchmark's answer for `action`."""
     configure: Callable[[spaces.Space[Any]], GameAdapter] | None = None
     """For an env with observation options: the adapter matching a model's observation space."""
+    episode: Callable[[Chooser, Any], Any] | None = None
+    """For a benchmark whose answer is a whole episode's result (Sudoku's filled grid):
+    `episode(choose, question)` plays `choose(observation, mask) -> action` from the question's
+    position in the env and answers with the result; `observe`/`answer` then serve one step."""
 
     def for_model(self, observation_space: spaces.Space[Any]) -> GameAdapter:
         """The adapter that rebuilds observations in the form this model was trained on."""

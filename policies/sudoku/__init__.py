@@ -16,7 +16,14 @@ BUILTINS: dict[str, Callable[..., Any]] = {
 }
 """Policy name -> factory; `techniques` takes the tier K (`techniques:3`)."""
 
-POLICIES = (GamePolicies("sudoku", BUILTINS, prompt="policies.sudoku.prompt:make_prompt"),)
+POLICIES = (
+    GamePolicies(
+        "sudoku",
+        BUILTINS,
+        prompt="policies.sudoku.prompt:make_prompt",
+        sb3="policies.sudoku.sb3:ADAPTER",
+    ),
+)
 """What the policy grammar reads about Sudoku (`policies/game_policies.py`)."""
 
 __all__ = ["BUILTINS", "POLICIES", "SinglesPolicy", "SolverPolicy", "TechniquesPolicy"]

@@ -1,0 +1,473 @@
+"""Fast PPO on the native vector envs: one readable file (CleanRL style), torch on the CPU.
+
+    python examples/ppo.py --preset snake --minutes 10 --out models/ppo-snake.pt
+    arcade-eval narcade --policy ppo:models/ppo-snake.pt --games snake --difficulty easy
+    python examples/ppo.py --preset snake --compare-sb3      # both throughputs, same sitting
+
+The games run in `gym.make_vec(ID, num_envs=N, vectorization_mode="vector_entry_point")`: one
+numba call steps every game, so a step of 256 games costs about as much Python as a step of one.
+Each iteration collects `num_steps` steps of every game (actions sampled from masked logits),
+computes advantages with GAE, and optimises the clipped PPO objective for a few epochs of
+minibatches. A game that ends is restarted at once (`reset_finished`), so every stored transition
+is a real one; a game cut off by a cap gets its last state's value bootstrapped into its reward.
+
+Presets (`--preset`; `examples/ppo_presets.py`): `snake`, `tetris` (Tetris-v3: the network scores
+each candidate placement's afterstate features, as `policies/tetris/afterstate.py` does for SB3),
+`tetris-primitive`, `minesweeper`, `tictactoe` (3x3 against the greedy partner, both sides;
+`--size 5` for 5x5) and `sudoku`. The networks live in `policies/ppo/network.py`, so the saved
+model (one file: weights, architecture, env, normaliser statistics; `policies/ppo/model_file.py`)
+plays through the policy grammar as `--policy ppo:PATH` without this script.
+
+Progress lines give steps/s end to end, then split into env, inference and learning (each phase's
+steps per second of its own time); `--log` writes one CSV row per iteration (also TensorBoard
+scalars with `--tensorboard DIR`, when it is installed). Budgets: `--minutes`, `--timesteps`.
+torch runs on `--threads` threads (default 1: on a shared machine a second thread that waits for
+a core costs more than it gives).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the presets file beside this one
+from ppo_presets import PRESETS, Preset, Rewards, make_env, network_for
+
+from policies.ppo.model_file import PPOModel, observation_shapes, save_model
+from policies.ppo.network import ActorCritic, as_tensors, masked_logits
+
+
+# --- the algorithm's pieces ---------------------------------------------------------------------
+def gae(
+    rewards: torch.Tensor,
+    values: torch.Tensor,
+    dones: torch.Tensor,
+    last_value: torch.Tensor,
+    gamma: float,
+    lam: float,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Generalised advantage estimation over (T, N) tensors, where `dones[t]` = the game ended
+    with step t (so step t + 1 is a new game's). Returns (advantages, returns)."""
+    advantages = torch.zeros_like(rewards)
+    running = torch.zeros_like(last_value)
+    for t in reversed(range(rewards.shape[0])):
+        next_value = last_value if t == rewards.shape[0] - 1 else values[t + 1]
+        alive = 1.0 - dones[t]
+        delta = rewards[t] + gamma * next_value * alive - values[t]
+        running = delta + gamma * lam * alive * running
+        advantages[t] = running
+    return advantages, advantages + values
+
+
+def sample(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(actions drawn from softmax(logits) with the Gumbel-max trick, their log-probabilities)."""
+    noise = torch.rand_like(logits).clamp_(1e-9, 1.0 - 1e-7)
+    actions = (logits - torch.log(-torch.log(noise))).argmax(1)
+    return actions, torch.log_softmax(logits, 1).gather(1, actions[:, None]).squeeze(1)
+
+
+def log_prob_entropy(
+    logits: torch.Tensor, actions: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(log pi(actions), entropy) of the categorical over masked logits: a masked action has
+    probability 0 and adds nothing to the entropy."""
+    logp_all = torch.log_softmax(logits, 1)
+    entropy = -(logp_all.exp() * logp_all).sum(1)
+    return logp_all.gather(1, actions[:, None]).squeeze(1), entropy
+
+
+def tmap(fn: Any, obs: Any) -> Any:
+    """`fn` on an observation batch: a dict of arrays or tensors, or one."""
+    return {k: fn(v) for k, v in obs.items()} if isinstance(obs, dict) else fn(obs)
+
+
+@dataclass
+class Clock:
+    """Seconds spent in each phase, for the steps/s split."""
+
+    env: float = 0.0
+    inference: float = 0.0
+    learning: float = 0.0
+
+
+class Trainer:
+    """One PPO run of a preset on one native vector env."""
+
+    def __init__(self, preset: Preset, seed: int, log: Path | None = None) -> None:
+        self.preset, self.seed = preset, seed
+        torch.manual_seed(seed)
+        self.venv = make_env(preset, preset.num_envs)
+        self.net, self.arch = network_for(preset, self.venv)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=preset.lr, eps=1e-5)
+        self.rewards = Rewards(preset, preset.num_envs)
+        obs, infos = self.venv.reset(seed=seed)
+        self.obs = tmap(lambda v: torch.as_tensor(np.array(v)), obs)
+        self.mask = torch.as_tensor(infos["action_mask"] > 0)
+        self.net.observe(self.obs)
+        n = preset.num_envs
+        self.ep_return, self.ep_length = np.zeros(n), np.zeros(n, np.int64)
+        self.finished: deque[tuple[float, int, float]] = deque(maxlen=200)
+        self.steps, self.games, self.clock = 0, 0, Clock()
+        self.start = time.perf_counter()
+        self.log = log.open("w", newline="") if log is not None else None
+        self.csv = csv.writer(self.log) if self.log is not None else None
+        self.tensorboard: Any = None
+
+    def _step_env(self, actions: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, Any]:
+        """Step every game and restart the finished ones: (rewards, dones, the cut-off games'
+        (rows, last observations) or None)."""
+        venv = self.venv.unwrapped
+        obs, reward, term, trunc, infos = venv.step(actions)
+        done = term | trunc
+        shaped = self.rewards(reward, obs, term, done, infos)
+        self.ep_return += reward
+        self.ep_length += 1
+        cut = None
+        if done.any():
+            ended = np.flatnonzero(done)
+            metric = self.rewards.metric(reward, term, infos)
+            for i in ended:
+                self.finished.append((self.ep_return[i], int(self.ep_length[i]), metric[i]))
+            self.games += len(ended)
+            self.ep_return[ended], self.ep_length[ended] = 0.0, 0
+            rows = trunc & ~term
+            if rows.any():
+                cut = (torch.as_tensor(rows), tmap(lambda v: torch.as_tensor(v[rows]), obs))
+            obs, mask = venv.reset_finished(), venv.action_masks()
+        else:
+            mask = infos["action_mask"] > 0
+        self.obs = tmap(lambda v: torch.as_tensor(np.array(v)), obs)  # copied: buffers are reused
+        self.mask = torch.as_tensor(np.array(mask, dtype=bool))
+        return torch.as_tensor(shaped), torch.as_tensor(done, dtype=torch.float32), cut
+
+    def collect(self) -> dict[str, Any]:
+        """One rollout: `num_steps` steps of every game, as (T, N, ...) tensors."""
+        p, net = self.preset, self.net
+        T, N = p.num_steps, p.num_envs
+        buf: dict[str, Any] = {
+            "obs": tmap(lambda v: torch.zeros((T, *v.shape), dtype=v.dtype), self.obs),
+            "mask": torch.zeros((T, *self.mask.shape), dtype=torch.bool),
+            "actions": torch.zeros((T, N), dtype=torch.long),
+        }
+        for key in ("logp", "values", "rewards", "dones"):
+            buf[key] = torch.zeros((T, N))
+        for t in range(T):
+            tick = time.perf_counter()
+            if isinstance(self.obs, dict):
+                for key, value in self.obs.items():
+                    buf["obs"][key][t] = value
+            else:
+                buf["obs"][t] = self.obs
+            buf["mask"][t] = self.mask
+            with torch.no_grad():
+                logits, value = net(self.obs)
+                actions, logp = sample(masked_logits(logits, self.mask))
+            buf["actions"][t], buf["logp"][t], buf["values"][t] = actions, logp, value
+            tock = time.perf_counter()
+            self.clock.inference += tock - tick
+            rewards, dones, cut = self._step_env(actions.numpy())
+            tick = time.perf_counter()
+            self.clock.env += tick - tock
+            if cut is not None:  # a game stopped by a cap: its future is worth its value
+                with torch.no_grad():
+                    rewards[cut[0]] += p.gamma * net(cut[1])[1]
+                self.clock.inference += time.perf_counter() - tick
+            buf["rewards"][t], buf["dones"][t] = rewards, dones
+        self.steps += T * N
+        return buf
+
+    def iterate(self) -> dict[str, float]:
+        """Collect a rollout, optimise on it; the losses and statistics of the update."""
+        p, net = self.preset, self.net
+        buf = self.collect()
+        tick = time.perf_counter()
+        with torch.no_grad():
+            last_value = net(self.obs)[1]
+        advantages, returns = gae(
+            buf["rewards"], buf["values"], buf["dones"], last_value, p.gamma, p.gae_lambda
+        )
+        T, N = p.num_steps, p.num_envs
+        obs = tmap(lambda v: v.reshape(T * N, *v.shape[2:]), buf["obs"])
+        stats = self.update(
+            obs,
+            buf["mask"].reshape(T * N, -1),
+            buf["actions"].reshape(-1),
+            buf["logp"].reshape(-1),
+            buf["values"].reshape(-1),
+            advantages.reshape(-1),
+            returns.reshape(-1),
+        )
+        net.observe(obs)  # after the update: the stats stay fixed within an iteration
+        self.clock.learning += time.perf_counter() - tick
+        return stats
+
+    def update(
+        self,
+        obs: Any,
+        masks: torch.Tensor,
+        actions: torch.Tensor,
+        old_logp: torch.Tensor,
+        old_values: torch.Tensor,
+        advantages: torch.Tensor,
+        returns: torch.Tensor,
+    ) -> dict[str, float]:
+        """`epochs` passes of minibatch steps on the clipped objective."""
+        p, net = self.preset, self.net
+        batch = actions.shape[0]
+        size = batch // p.minibatches
+        kls: list[float] = []
+        clipped: list[float] = []
+        last: dict[str, torch.Tensor] = {}
+        for _ in range(p.epochs):
+            if kls and kls[-1] > p.target_kl:
+                break
+            order = torch.randperm(batch)
+            for start in range(0, batch - size + 1, size):
+                idx = order[start : start + size]
+                logits, value = net(tmap(lambda v, idx=idx: v[idx], obs))
+                logp, entropy = log_prob_entropy(masked_logits(logits, masks[idx]), actions[idx])
+                log_ratio = logp - old_logp[idx]
+                ratio = log_ratio.exp()
+                adv = advantages[idx]
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - p.clip, 1 + p.clip))
+                v_loss = (value - returns[idx]) ** 2
+                if p.clip_value:
+                    near = old_values[idx] + (value - old_values[idx]).clamp(-p.clip, p.clip)
+                    v_loss = torch.max(v_loss, (near - returns[idx]) ** 2)
+                loss = (
+                    pg_loss.mean() - p.ent_coef * entropy.mean() + p.vf_coef * 0.5 * v_loss.mean()
+                )
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), p.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    kls.append(float(((ratio - 1) - log_ratio).mean()))
+                    clipped.append(float(((ratio - 1).abs() > p.clip).float().mean()))
+                    last = {
+                        "pg_loss": pg_loss.mean(),
+                        "v_loss": v_loss.mean(),
+                        "entropy": entropy.mean(),
+                    }
+        out = {key: float(value) for key, value in last.items()}
+        return {**out, "approx_kl": float(np.mean(kls)), "clipfrac": float(np.mean(clipped))}
+
+    def figures(self, stats: dict[str, float]) -> dict[str, float]:
+        """The row the CSV log and the progress line show."""
+        elapsed = time.perf_counter() - self.start
+        recent = np.array(self.finished) if self.finished else np.full((1, 3), np.nan)
+        return {
+            "steps": self.steps,
+            "seconds": round(elapsed, 2),
+            "sps": self.steps / elapsed,
+            "env_sps": self.steps / max(self.clock.env, 1e-9),
+            "inference_sps": self.steps / max(self.clock.inference, 1e-9),
+            "learning_sps": self.steps / max(self.clock.learning, 1e-9),
+            "games": self.games,
+            "return": float(recent[:, 0].mean()),
+            "length": float(recent[:, 1].mean()),
+            self.preset.metric: float(recent[:, 2].mean()),
+            "lr": float(self.optimizer.param_groups[0]["lr"]),
+            **stats,
+        }
+
+    def record(self, row: dict[str, float]) -> None:
+        if self.csv is not None and self.log is not None:
+            if self.log.tell() == 0:
+                self.csv.writerow(list(row))
+            self.csv.writerow([f"{v:.6g}" if isinstance(v, float) else v for v in row.values()])
+            self.log.flush()
+        if self.tensorboard is not None:
+            for key, value in row.items():
+                self.tensorboard.add_scalar(key, value, int(row["steps"]))
+
+    def train(self, minutes: float, timesteps: int = 0, every: float = 10.0) -> dict[str, float]:
+        """Iterate until the budget is spent, the learning rate annealed linearly to 5% over it."""
+        row: dict[str, float] = {}
+        next_print = self.start
+        while True:
+            spent = (time.perf_counter() - self.start) / (60.0 * minutes) if minutes else 0.0
+            spent = max(spent, self.steps / timesteps if timesteps else 0.0)
+            if spent >= 1.0 or not (minutes or timesteps):
+                break
+            self.optimizer.param_groups[0]["lr"] = self.preset.lr * max(0.05, 1.0 - spent)
+            row = self.figures(self.iterate())
+            self.record(row)
+            if time.perf_counter() >= next_print:
+                next_print = time.perf_counter() + every
+                print(progress_line(self.preset, row), flush=True)
+        return row
+
+    def model(self, preset_name: str, row: dict[str, float]) -> PPOModel:
+        """The trained network with what the model file records about it."""
+        single = gym.make(self.preset.env_id, **self.preset.env_kwargs)
+        settings = {k: v for k, v in vars(self.preset).items() if k != "arch"}
+        return PPOModel(
+            env_id=self.preset.env_id,
+            env_kwargs=dict(self.preset.env_kwargs),
+            arch=self.arch,
+            network=self.net,
+            obs_shapes=observation_shapes(single.observation_space),
+            preset=preset_name,
+            trained={
+                "seed": self.seed,
+                "steps": self.steps,
+                "seconds": round(time.perf_counter() - self.start, 1),
+                "settings": settings,
+                "final": {k: v for k, v in row.items() if np.isfinite(v)},
+            },
+        )
+
+
+def progress_line(preset: Preset, row: dict[str, float]) -> str:
+    return (
+        f"steps {int(row['steps']):>11,} {row['seconds']:6.0f} s {row['sps']:8,.0f} steps/s "
+        f"(env {row['env_sps']:,.0f}, inference {row['inference_sps']:,.0f}, learning "
+        f"{row['learning_sps']:,.0f})  games {int(row['games']):,}  {preset.metric} "
+        f"{row[preset.metric]:.3f}  entropy {row['entropy']:.3f}  kl {row['approx_kl']:.4f}"
+    )
+
+
+def evaluate(preset: Preset, net: ActorCritic, games: int, seed: int) -> float:
+    """The mean figure of `games` greedy games on fresh seeds (the vector env, 64 at a time)."""
+    venv = make_env(preset, min(games, 64)).unwrapped
+    rewards = Rewards(preset, venv.num_envs)
+    obs, infos = venv.reset(seed=seed)
+    mask = infos["action_mask"] > 0
+    results: list[float] = []
+    while len(results) < games:
+        with torch.no_grad():
+            logits, _ = net(as_tensors(tmap(np.array, obs)))
+        actions = masked_logits(logits, torch.as_tensor(np.array(mask, dtype=bool))).argmax(1)
+        obs, reward, term, trunc, infos = venv.step(actions.numpy())
+        done = term | trunc
+        if done.any():
+            results.extend(rewards.metric(reward, term, infos)[done].tolist())
+            obs, mask = venv.reset_finished(), venv.action_masks()
+        else:
+            mask = infos["action_mask"] > 0
+    return float(np.mean(results[:games]))
+
+
+def compare_sb3(preset: Preset, seconds: float, seed: int, ours: float) -> float:
+    """Train SB3's PPO with the same network, batch, epochs and vector env for `seconds`; print
+    both throughputs. Returns SB3's steps/s."""
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from policies.sb3.vecenv import NativeVecEnv
+
+    class Deadline(BaseCallback):
+        def __init__(self, end: float) -> None:
+            super().__init__()
+            self.end = end
+
+        def _on_step(self) -> bool:
+            return time.perf_counter() < self.end
+
+    env = NativeVecEnv(make_env(preset, preset.num_envs), seed=seed)
+    model = PPO(
+        "MlpPolicy",
+        env,
+        n_steps=preset.num_steps,
+        batch_size=preset.num_envs * preset.num_steps // preset.minibatches,
+        n_epochs=preset.epochs,
+        learning_rate=preset.lr,
+        gamma=preset.gamma,
+        gae_lambda=preset.gae_lambda,
+        ent_coef=preset.ent_coef,
+        policy_kwargs={"net_arch": list(preset.arch["hidden"])},
+        seed=seed,
+        device="cpu",
+    )
+    start = time.perf_counter()
+    model.learn(total_timesteps=10**12, callback=Deadline(start + seconds))
+    theirs = model.num_timesteps / (time.perf_counter() - start)
+    print(
+        f"same sitting, {preset.env_id}, {preset.num_envs} games, MLP {preset.arch['hidden']} "
+        f"(actor and critic): examples/ppo.py {ours:,.0f} steps/s, SB3 PPO {theirs:,.0f} "
+        f"steps/s: {ours / theirs:.1f}x (load average {os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
+    return theirs
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    add = parser.add_argument
+    add("--preset", choices=sorted(PRESETS), default="snake")
+    add("--minutes", type=float, default=10.0, help="wall-time budget (default 10)")
+    add("--timesteps", type=int, default=0, help="step budget (0: the minutes only)")
+    add("--out", type=Path, help="model file (default models/ppo-PRESET.pt)")
+    add("--log", type=Path, help="CSV log, a row an iteration (default: the model's path, .csv)")
+    add("--tensorboard", metavar="DIR", help="also write TensorBoard scalars (if installed)")
+    add("--seed", type=int, default=0)
+    add("--envs", type=int, help="games stepped together (default: the preset's)")
+    add("--steps", type=int, help="steps of every game an iteration (default: the preset's)")
+    add("--lr", type=float, help="learning rate (default: the preset's; annealed to 5%%)")
+    add("--size", type=int, choices=(3, 5, 10), help="tic-tac-toe board (default 3)")
+    add("--threads", type=int, default=1, help="torch threads (default 1)")
+    add("--eval-games", type=int, default=100, help="greedy games played after training")
+    add("--compare-sb3", action="store_true", help="train SB3 PPO as long: print both speeds")
+    add("--compare-seconds", type=float, default=60.0, help="seconds of each run to compare")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    preset = PRESETS[args.preset]
+    changes: dict[str, Any] = {"num_envs": args.envs, "num_steps": args.steps, "lr": args.lr}
+    if args.size:
+        changes["env_kwargs"] = {**preset.env_kwargs, "size": args.size}
+    preset = replace(preset, **{k: v for k, v in changes.items() if v})
+    if args.compare_sb3 and preset.arch["kind"] != "mlp":
+        raise SystemExit("--compare-sb3 needs an MLP preset (SB3's MlpPolicy): snake, tictactoe")
+    out = args.out or Path(f"models/ppo-{args.preset}.pt")
+    log = args.log or out.with_suffix(".csv")
+    log.parent.mkdir(parents=True, exist_ok=True)
+    trainer = Trainer(preset, args.seed, log)
+    if args.tensorboard:
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+
+            trainer.tensorboard = SummaryWriter(args.tensorboard)
+        except ImportError:
+            print("tensorboard is not installed: the CSV log only")
+    print(
+        f"{args.preset}: {preset.env_id} {preset.env_kwargs}, {preset.num_envs} games x "
+        f"{preset.num_steps} steps an iteration, {args.threads} torch thread(s), log {log}",
+        flush=True,
+    )
+    minutes = args.compare_seconds / 60.0 if args.compare_sb3 else args.minutes
+    try:
+        row = trainer.train(minutes, args.timesteps)
+    except KeyboardInterrupt:
+        print("interrupted: saving the model as it is")
+        row = {}
+    if row:
+        print(progress_line(preset, row), flush=True)
+    save_model(out, trainer.model(args.preset, row))
+    print(f"saved {out} ({trainer.steps:,} steps)")
+    if args.compare_sb3:
+        row["sb3_sps"] = compare_sb3(preset, args.compare_seconds, args.seed, row["sps"])
+    if args.eval_games:
+        row["eval"] = evaluate(preset, trainer.net, args.eval_games, seed=10**6 + args.seed)
+        print(f"greedy, {args.eval_games} fresh games: mean {preset.metric} {row['eval']:.3f}")
+    return row
+
+
+if __name__ == "__main__":
+    main()

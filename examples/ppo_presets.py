@@ -1,0 +1,219 @@
+"""The games of `examples/ppo.py`: one preset each (env, network, PPO settings, reward, metric).
+
+Everything here works on all games of a vector env at once (numpy over the batch), so the
+trainer never loops over games in Python. A preset's reward may reshape the env's: each shaping
+is written next to the preset that uses it, with why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import arcade_gym  # noqa: F401  (registers the arcade_gym/ envs)
+from policies.ppo.network import ActorCritic, build
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A run's env, network, PPO settings, reward and reported figure (its budget aside)."""
+
+    env_id: str
+    env_kwargs: dict[str, Any]
+    """Options of the env (saved in the model file: the single env that plays it takes them)."""
+    arch: dict[str, Any]
+    """`policies/ppo/network.py`'s description, without the sizes read from the env."""
+    num_envs: int = 256
+    num_steps: int = 32
+    minibatches: int = 4
+    epochs: int = 4
+    lr: float = 5e-4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    clip_value: bool = False
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float = 0.03
+    """An update stops its epochs early once the policy moved this far (approximate KL): one
+    bad minibatch then cannot throw a good policy away."""
+    reward: str = "env"
+    """`env` (the env's own reward) or a shaping of `Rewards`."""
+    metric: str = "return"
+    """What is reported for a finished game (`metric_of`): length, lines, win, solved, return."""
+    vector_kwargs: dict[str, Any] = field(default_factory=dict)
+    """Options only the vector env takes (not saved with the model)."""
+    top_out: float = 0.0
+    """Reward of a game lost by topping out (the Tetris shapings)."""
+
+
+PRESETS: dict[str, Preset] = {
+    # Length = 3 + food eaten; -1 for a crash makes staying alive worth something from the start.
+    "snake": Preset(
+        "arcade_gym/Snake-v0",
+        {"difficulty": "easy"},
+        {"kind": "mlp", "hidden": [128, 128], "norm": False},
+        lr=3e-4,
+        reward="snake",
+        metric="length",
+    ),
+    # Lines, not score, are what the Tetris target counts; a top-out costs five lines.
+    "tetris": Preset(
+        "arcade_gym/Tetris-v3",
+        {"placement_features": "extended"},
+        {"kind": "afterstate", "hidden": 32, "value_hidden": 64},
+        num_envs=128,
+        num_steps=64,
+        lr=1e-3,
+        gamma=0.995,
+        ent_coef=0.003,
+        reward="lines",
+        metric="lines",
+        top_out=-5.0,
+    ),
+    # Classic score / 40 (a single at level 0 = 1), plus potential-based shaping over the stack's
+    # holes, bumpiness and height, so placing a piece well pays before any line is cleared.
+    "tetris-primitive": Preset(
+        "arcade_gym/TetrisPrimitive-v3",
+        {"scoring": "classic", "difficulty": "easy"},
+        {"kind": "mlp", "hidden": [256, 256], "shared": True, "norm": True},
+        num_steps=64,
+        lr=3e-4,
+        gamma=0.995,
+        reward="tetris-primitive",
+        metric="lines",
+        top_out=-1.0,
+    ),
+    # Win +1, mine -1, every safe reveal +0.1; a short horizon: each move is mostly about itself.
+    "minesweeper": Preset(
+        "arcade_gym/Minesweeper-v0",
+        {"difficulty": "easy"},
+        {"kind": "grid", "low": -2, "high": 8, "channels": 16, "layers": 3, "planes": 1},
+        num_steps=16,
+        epochs=3,
+        lr=1e-3,
+        gamma=0.5,
+        ent_coef=0.003,
+        reward="minesweeper",
+        metric="win",
+    ),
+    # +1 / -1 / 0 against the greedy partner, X and O alternating game by game.
+    "tictactoe": Preset(
+        "arcade_gym/TicTacToe-v0",
+        {"size": 3, "opponent": "greedy", "agent_mark": "alternate"},
+        {"kind": "mlp", "hidden": [128, 128], "norm": False},
+        num_steps=16,
+        metric="win",
+    ),
+    # +1 per right digit, -1 per wrong one (the env's reward); generated grids of every tier.
+    "sudoku": Preset(
+        "arcade_gym/Sudoku-v0",
+        {},
+        {"kind": "sudoku", "hidden": 16, "value_hidden": 32},
+        num_envs=128,
+        num_steps=16,
+        gamma=0.9,
+        metric="solved",
+    ),
+}
+
+
+def make_env(preset: Preset, num_envs: int) -> Any:
+    """The preset's native vector env: flat observations for an MLP, the env's own otherwise."""
+    observation = "flat" if preset.arch["kind"] == "mlp" else "dict"
+    return gym.make_vec(
+        preset.env_id,
+        num_envs=num_envs,
+        vectorization_mode="vector_entry_point",
+        observation=observation,
+        **preset.env_kwargs,
+        **preset.vector_kwargs,
+    )
+
+
+def network_for(preset: Preset, venv: Any) -> tuple[ActorCritic, dict[str, Any]]:
+    """(the preset's network, its full description) with the sizes read from the env."""
+    arch = dict(preset.arch)
+    kind = arch["kind"]
+    if kind in ("mlp", "afterstate", "grid"):
+        arch["n_actions"] = int(venv.single_action_space.n)
+    if kind == "mlp":
+        arch["size"] = int(venv.single_observation_space.shape[0])
+    if kind == "afterstate":
+        arch["n_features"] = int(venv.single_observation_space["placements"].shape[1])
+    return build(arch), arch
+
+
+PRIMITIVE_BOARD = 200
+"""TetrisPrimitive-v3's flat observation starts with the (20, 10) board (its Dict's first key)."""
+
+
+def stack_potential(board: np.ndarray) -> np.ndarray:
+    """Minus a weighted count of holes, bumpiness and height of the settled stack (cells == 1;
+    2 is the falling piece) of (N, 20, 10) boards."""
+    stack = board == 1
+    holes = (np.maximum.accumulate(stack, axis=1) & ~stack).sum((1, 2))
+    heights = np.where(stack.any(1), 20 - stack.argmax(1), 0)
+    bumpiness = np.abs(np.diff(heights, axis=1)).sum(1)
+    return -(0.5 * holes + 0.1 * bumpiness + 0.1 * heights.max(1)).astype(np.float32)
+
+
+class Rewards:
+    """The preset's reward from the env's reward, the infos and the observations, for every
+    game at once; it keeps what a shaping needs between steps (lines so far, the potential)."""
+
+    def __init__(self, preset: Preset, num_envs: int) -> None:
+        self.preset = preset
+        self.lines = np.zeros(num_envs, np.int64)
+        self.potential = np.zeros(num_envs, np.float32)
+        self.safe = 0
+        if preset.reward == "minesweeper":
+            from arcade_gym.minesweeper.rules import DIFFICULTIES
+
+            board = DIFFICULTIES[preset.env_kwargs.get("difficulty", "easy")]
+            self.safe = board.rows * board.cols - board.mines
+
+    def __call__(
+        self,
+        reward: np.ndarray,
+        obs: Any,
+        term: np.ndarray,
+        done: np.ndarray,
+        infos: dict[str, Any],
+    ) -> np.ndarray:
+        kind, lost = self.preset.reward, term.astype(np.float32)
+        r = reward.astype(np.float32)
+        if kind == "snake":
+            r = r - lost
+        elif kind == "lines":
+            r = (infos["lines"] - self.lines).astype(np.float32) + self.preset.top_out * lost
+            self.lines = np.where(done, 0, infos["lines"])
+        elif kind == "tetris-primitive":
+            board = np.asarray(obs)[:, :PRIMITIVE_BOARD].reshape(-1, 20, 10)
+            potential = stack_potential(board)
+            shaping = self.preset.gamma * potential - self.potential
+            r = r / 40.0 + shaping + self.preset.top_out * lost
+            self.potential = np.where(done, 0.0, potential).astype(np.float32)
+        elif kind == "minesweeper":
+            won = term & (infos["score"] >= self.safe)
+            r = np.where(term, np.where(won, 1.0, -1.0), 0.1).astype(np.float32)
+        return r
+
+    def metric(self, reward: np.ndarray, term: np.ndarray, infos: dict[str, Any]) -> np.ndarray:
+        """Per game, the preset's figure for a game that ended on this step."""
+        metric = self.preset.metric
+        if metric == "length":
+            return infos["score"] + 3.0  # Snake starts 3 long and grows one a food
+        if metric == "lines":
+            return infos["lines"].astype(np.float64)
+        if metric == "win" and self.safe:
+            return (term & (infos["score"] >= self.safe)).astype(np.float64)
+        if metric == "win":
+            return (reward > 0).astype(np.float64)
+        if metric == "solved":
+            return (term & (infos["wrong"] == 0)).astype(np.float64)
+        return reward.astype(np.float64)

@@ -1,0 +1,142 @@
+"""A `ppo:` model file as a policy: the benchmark's question -> the env's observation -> the
+network's logits -> the best legal action -> the benchmark's answer.
+
+The question is turned into the observation the training env would have shown through the
+game's adapter (`policies/<game>/sb3.py`, the same one `sb3:` models use), in the form the
+network reads (flat or structured), with the adapter's action mask. The choice is greedy over the
+legal actions, so the same file and question always give the same answer. A game whose benchmark
+asks for a whole episode's result (Sudoku's filled grid) names an `episode` in its adapter: the
+network plays the episode from the question's position and the adapter answers with the result.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from policies.base import DecisionContext, PolicyIdentity
+from policies.model_files import file_digest, file_slug
+from policies.ppo.model_file import ModelFileError, PPOModel, load_model, observation_shapes
+from policies.ppo.network import as_tensors, masked_logits
+from policies.sb3.adapter import GameAdapter
+
+ADAPTER_VERSION = "1"
+
+
+@lru_cache(maxsize=8)
+def _training_space(env_id: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
+    """The structured observation space of the env a model was trained on."""
+    import gymnasium as gym
+
+    import arcade_gym  # noqa: F401  (registers the envs)
+
+    env = gym.make(env_id, **dict(kwargs))
+    try:
+        return env.observation_space
+    finally:
+        env.close()
+
+
+class PPOPolicy(PolicyIdentity):
+    """A loaded `ppo:` model answering one game's benchmark questions, greedy over legal moves."""
+
+    def __init__(self, model: PPOModel, adapter: GameAdapter, path: Path) -> None:
+        digest = file_digest(path)
+        super().__init__(
+            slug=file_slug("ppo", path, digest),
+            name=f"PPO {path.stem}",
+            description=f"PPO model {path.name} (sha256 {digest}...) trained on {model.env_id} "
+            f"(preset {model.preset or 'custom'}) by examples/ppo.py, greedy over legal actions",
+            kind="rl",
+            adapter_version=ADAPTER_VERSION,
+            provider="arcade-gym-ppo",
+            model=f"ppo:{path.name}@{digest}",
+        )
+        self.ppo_model = model
+        self.network = model.network
+        self.path = path
+        self.digest = digest
+        space = _training_space(model.env_id, tuple(sorted(model.env_kwargs.items())))
+        self.adapter = adapter.for_model(space)
+        self._flatten: Any = None
+        if self.network.input_form == "flat":
+            from arcade_gym.core.observation import Flattener
+
+            self._flatten = Flattener(space)
+
+    def _check(self, observation: Any) -> None:
+        parts = observation if isinstance(observation, dict) else {"": observation}
+        shapes = {key: list(np.shape(value)) for key, value in parts.items()}
+        if shapes != self.ppo_model.obs_shapes:
+            raise ValueError(
+                f"{self.path.name} was trained on {self.ppo_model.env_id} with observations "
+                f"{self.ppo_model.obs_shapes}; this question gives {shapes}: another board size?"
+            )
+
+    def scores(self, observation: Any) -> np.ndarray:
+        """The network's logits for one observation (the env's structured form)."""
+        self._check(observation)
+        if self._flatten is not None:
+            batch: Any = self._flatten(observation)[None]
+        elif isinstance(observation, dict):
+            batch = {key: np.asarray(value)[None] for key, value in observation.items()}
+        else:
+            batch = np.asarray(observation)[None]
+        with torch.no_grad():
+            logits, _ = self.network(as_tensors(batch))
+        return logits[0].numpy().astype(np.float64)
+
+    def choose(self, observation: Any, mask: np.ndarray) -> tuple[int, np.ndarray]:
+        """(the best legal action, the logits with masked actions at the masked logit)."""
+        scores = self.scores(observation)
+        legal = np.asarray(mask).reshape(-1) > 0
+        if scores.shape != legal.shape:
+            raise ValueError(
+                f"{self.path.name} chooses among {scores.shape[0]} actions; "
+                f"{self.ppo_model.env_id} here has {legal.shape[0]}"
+            )
+        masked = masked_logits(torch.from_numpy(scores), torch.from_numpy(legal)).numpy()
+        return int(np.argmax(masked)), masked
+
+    def act(self, question: Any, ctx: DecisionContext | None = None) -> Any:
+        """The benchmark's answer: the greedy legal action, or the episode's result."""
+        if self.adapter.episode is not None:
+            return self.adapter.episode(lambda obs, mask: self.choose(obs, mask)[0], question)
+        observation, mask = self.adapter.observe(question)
+        action, masked = self.choose(observation, mask)
+        return self.adapter.answer(action, question, masked)
+
+
+class PPOModelError(ValueError):
+    """A `ppo:` spec that names no playable model: one line saying why."""
+
+
+def make_ppo_policy(body: str, game: str, options: Any = None) -> PPOPolicy:
+    """The policy `ppo:<body>` names for `game` (`body` = the model file's path);
+    `PPOModelError` (a ValueError the grammar reports as a SpecError) for a missing or unreadable
+    file, a game without an env adapter, or a model trained on another game's env."""
+    from policies.sb3.games import adapter_for, sb3_games
+
+    adapter = adapter_for(game)
+    if adapter is None:
+        raise PPOModelError(f"ppo: models do not play {game}; games: {', '.join(sb3_games())}")
+    path = Path(body)
+    try:
+        model = load_model(path)
+    except ModelFileError as exc:
+        raise PPOModelError(f"ppo:{exc}") from None
+    if model.env_id != adapter.env_id:
+        raise PPOModelError(
+            f"ppo:{body} was trained on {model.env_id}; {game} is played on {adapter.env_id}"
+        )
+    try:
+        return PPOPolicy(model, adapter, path)
+    except (TypeError, ValueError) as exc:  # the env rejects the options the file records
+        raise PPOModelError(f"ppo:{body}: {exc}") from None
+
+
+__all__ = ["PPOModelError", "PPOPolicy", "make_ppo_policy", "observation_shapes"]
