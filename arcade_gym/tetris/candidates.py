@@ -5,12 +5,19 @@ rotations at or above its row, then a hard drop) with its outcome row (`engine.C
 features, on bitboards (one AND per collision test). `placement_step_into` is one `Tetris-v3`
 step: play the chosen placement or hold, list the next candidates, project them onto the fixed
 action layout. The state layout, geometry, scoring and play kernels are `engine.py`'s.
+
+Compile time: numba compiles a kernel once per argument types, and a literal constant passed to
+another kernel is a type of its own (`Literal[int](0)`): where a kernel is also called with
+int64, the constant goes through an int64 local (`locals=`), so the callee compiles once. Array
+copies are loops (a slice copy compiles a shape-error message).
 """
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.tetris.engine import (
     C_ACTION,
@@ -166,6 +173,19 @@ WORK_LEN = WK_SCRATCH + H
 VISITED_LEN = _SEARCH_STATES
 WALL_HEIGHT = 1 << 20  # a wall counts as infinitely high for wells
 
+_SCRATCH = threading.local()
+
+
+def scratch() -> tuple[np.ndarray, np.ndarray]:
+    """This thread's search buffers for the `_into` kernels (`WORK_LEN` int64, `VISITED_LEN` int8,
+    zero between calls). Python callers pass them rather than call the allocating wrappers
+    (`generate_candidates`, `placement_step`), each a kernel of its own to compile."""
+    pair: tuple[np.ndarray, np.ndarray] | None = getattr(_SCRATCH, "pair", None)
+    if pair is None:
+        pair = (np.empty(WORK_LEN, np.int64), np.zeros(VISITED_LEN, np.int8))
+        _SCRATCH.pair = pair
+    return pair
+
 
 @njit(cache=True)
 def _windows(work: np.ndarray) -> None:
@@ -292,11 +312,13 @@ def _row_transitions(m: int) -> int:
     return POPCOUNT[(walled ^ (walled >> 1)) & ((1 << (W + 1)) - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"rows_at": int64, "base_at": int64})
 def _base(work: np.ndarray, nt: int) -> None:
     """The board's features and their per-row and per-column terms, which a candidate that
     clears nothing changes only where it lands (`_afterstate`)."""
-    mask_features_at(work, WK_ROWS, work, WK_BASE)
+    rows_at = WK_ROWS  # int64 locals, not literals (the module docstring says why)
+    base_at = WK_BASE
+    mask_features_at(work, rows_at, work, base_at)
     full = 0
     work[WK_COL_TRANS] = 0
     for row in range(H):
@@ -430,7 +452,8 @@ def _afterstate_full(
 ) -> tuple:
     """`_afterstate` the long way: lock and clear on a copy of the rows, features from scratch."""
     scratch = work[WK_SCRATCH : WK_SCRATCH + H]
-    scratch[:] = work[WK_ROWS : WK_ROWS + H]
+    for row in range(H):  # a loop, not a slice copy: that compiles a shape-error message
+        scratch[row] = work[WK_ROWS + row]
     lines, above = lock_and_clear_masks(scratch, t, x, y, r)
     perfect = False
     if lines > 0:
@@ -458,7 +481,7 @@ def generate_candidates(
     return generate_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"n": int64})
 def generate_candidates_into(
     board: np.ndarray,
     st: np.ndarray,
@@ -490,7 +513,7 @@ def generate_candidates_into(
     level = st[S_LEVEL]
     combo = st[S_COMBO]
     b2b = st[S_B2B]
-    n = 0
+    n = 0  # an int64 local: a literal 0 would compile `_afterstate` for 0, then for int64
     for r in range(4):
         piece = PIECE_WINDOW[t, r]
         for xi in range(N_XS):
@@ -647,7 +670,10 @@ def placement_step_into(
                 delta = play_placement(board, st, seq, cinfo[k])
                 break
     end_tick(st)
-    list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
+    if st[S_END] == END_NONE:  # `list_candidates_into`, inline: one kernel fewer to compile
+        generate_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
+    else:
+        st[S_NCAND] = 0
     fill_action_view(st, cinfo, cfeat, mask, featmat)
     fill_landing_columns(board, st, cinfo, featmat)
     return delta

@@ -8,12 +8,15 @@ The whole game state lives in three arrays so one compiled call can do a full st
 
 Candidate generation writes into preallocated `cinfo` (one row per candidate, columns `C_*`) and
 `cfeat` (afterstate features: 10 heights then `rules.FEATURE_NAMES`).
+
+A constant handed to a kernel also called with int64 goes through an int64 local: numba
+compiles a kernel once per argument types, and a literal is a type of its own (`candidates.py`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.core.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
 from arcade_gym.tetris.rules import (
@@ -312,10 +315,11 @@ def landing_features(rows: np.ndarray, t: int, x: int, r: int, y: int) -> tuple[
     return (H - bottom + H - top) / 2.0, lines, lines * cells
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"start": int64})
 def mask_features(rows: np.ndarray, out: np.ndarray) -> None:
     """Heights, holes, bumpiness, wells and transitions as `docs/rules/tetris.md` defines them."""
-    mask_features_at(rows, 0, out, 0)
+    start = 0  # an int64 local, not a literal (candidates.py says why)
+    mask_features_at(rows, start, out, start)
 
 
 @njit(cache=True)
@@ -446,7 +450,7 @@ def clear_score(
 
 
 # --- playing ----------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, locals={"x0": int64, "y0": int64, "r0": int64})
 def spawn(board: np.ndarray, st: np.ndarray, t: int) -> None:
     """Put piece `t` at the spawn position; a collision there is a top-out."""
     st[S_ACTIVE] = t
@@ -456,11 +460,12 @@ def spawn(board: np.ndarray, st: np.ndarray, t: int) -> None:
     st[S_LAST_ROT] = 0
     st[S_LAST_KICK] = -1
     st[S_GRAVITY_MS] = 0
-    if collides(board, t, SPAWN_X, SPAWN_Y, 0):
+    x0, y0, r0 = SPAWN_X, SPAWN_Y, 0  # int64 locals, not literals (the module docstring)
+    if collides(board, t, x0, y0, r0):
         st[S_END] = END_TOP_OUT
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"no_lines": int64})
 def new_game(
     seed: np.uint64,
     board: np.ndarray,
@@ -483,14 +488,15 @@ def new_game(
     st[S_HOLD] = EMPTY_HOLD
     st[S_CAN_HOLD] = 1
     st[S_COMBO] = -1
-    st[S_LEVEL] = level_for(scoring, start_level, 0)
+    no_lines = 0
+    st[S_LEVEL] = level_for(scoring, start_level, no_lines)
     spawn_next(board, st, seq)
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"t": int64})
 def spawn_next(board: np.ndarray, st: np.ndarray, seq: np.ndarray) -> None:
     """Take the next piece from the sequence."""
-    t = seq[st[S_QPOS]]
+    t = seq[st[S_QPOS]]  # int64, as `hold_piece` spawns it: one `spawn` to compile
     st[S_QPOS] += 1
     spawn(board, st, t)
 
@@ -565,12 +571,13 @@ def end_tick(st: np.ndarray) -> None:
         st[S_END] = END_TICK_CAP
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"no_drop": int64})
 def gravity_rows(board: np.ndarray, st: np.ndarray, seq: np.ndarray, rows: int) -> bool:
     """Apply `rows` gravity steps; a step that finds the piece resting locks it. True if locked."""
+    no_drop = 0
     for _ in range(rows):
         if collides(board, st[S_ACTIVE], st[S_X], st[S_Y] + 1, st[S_ROT]):
-            lock_active(board, st, seq, 0)
+            lock_active(board, st, seq, no_drop)
             return True
         st[S_Y] += 1
         st[S_LAST_ROT] = 0
@@ -578,7 +585,7 @@ def gravity_rows(board: np.ndarray, st: np.ndarray, seq: np.ndarray, rows: int) 
 
 
 # --- RL fast paths ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, locals={"one_row": int64})
 def primitive_step(board: np.ndarray, st: np.ndarray, seq: np.ndarray, control: int) -> int:
     """One lockstep decision with primitive controls: the control, then one gravity row.
 
@@ -589,6 +596,7 @@ def primitive_step(board: np.ndarray, st: np.ndarray, seq: np.ndarray, control: 
     y = st[S_Y]
     r = st[S_ROT]
     delta = 0
+    one_row = 1  # an int64 local: Blitz's gravity calls `gravity_rows` with int64 too
     if control == LEFT or control == RIGHT:
         nx = x - 1 if control == LEFT else x + 1
         if not collides(board, t, nx, y, r):
@@ -619,7 +627,7 @@ def primitive_step(board: np.ndarray, st: np.ndarray, seq: np.ndarray, control: 
         end_tick(st)
         return delta
     before = st[S_SCORE]
-    gravity_rows(board, st, seq, 1)
+    gravity_rows(board, st, seq, one_row)
     delta += st[S_SCORE] - before
     end_tick(st)
     return delta

@@ -218,7 +218,7 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
         extra: dict[str, Any] = {}
         if self.mode == "iq":
             delta = int(
-                C.placement_step(
+                C.placement_step_into(
                     game.board,
                     game.st,
                     game.seq,
@@ -227,6 +227,7 @@ class TetrisEnv(ArcadeEnv[dict[str, Any]]):
                     game.cfeat,
                     self._mask,
                     self._featmat,
+                    *C.scratch(),
                 )
             )
         else:
@@ -384,6 +385,7 @@ class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
             difficulty=self.difficulty,
             piece_cap=self.max_pieces,
             tick_cap=self.max_decisions,
+            candidates=False,
         )
 
     def _draw_seed(self) -> int:

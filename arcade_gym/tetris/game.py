@@ -37,7 +37,8 @@ class TetrisGame(TetrisState):
 
     `scoring` is `"guideline"` (tetris-bench@3) or `"classic"` (NARCADE, level from
     `difficulty`). The candidates are refreshed after every change, in canonical (rotation, x)
-    order; questions shuffle them.
+    order; questions shuffle them. `candidates=False` leaves them unlisted until a `refresh()`:
+    the primitive-control games never read them, so they never compile the candidate search.
     """
 
     def __init__(
@@ -48,6 +49,7 @@ class TetrisGame(TetrisState):
         difficulty: str = "easy",
         piece_cap: int = PIECE_CAP,
         tick_cap: int = TICK_CAP,
+        candidates: bool = True,
     ) -> None:
         if scoring not in SCORING_MODES:
             raise ValueError(f"scoring must be one of {sorted(SCORING_MODES)}, got {scoring!r}")
@@ -75,7 +77,8 @@ class TetrisGame(TetrisState):
             piece_cap,
             tick_cap,
         )
-        self.refresh()
+        if candidates:
+            self.refresh()
 
     # --- construction for fixtures and search ---------------------------------------------------
     @classmethod

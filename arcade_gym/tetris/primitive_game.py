@@ -114,6 +114,7 @@ class TetrisControlGame:
             difficulty=difficulty,
             piece_cap=max_pieces,
             tick_cap=max_decisions if max_decisions else UNCAPPED_TICKS,
+            candidates=False,
         )
         self._forced_end: str | None = None
 

@@ -41,7 +41,12 @@ class TetrisState:
         if self.st[E.S_END] != END_NONE:
             self.st[E.S_NCAND] = 0
             return 0
-        return int(C.generate_candidates(self.board, self.st, self.seq, self.cinfo, self.cfeat))
+        work, visited = C.scratch()
+        return int(
+            C.generate_candidates_into(
+                self.board, self.st, self.seq, self.cinfo, self.cfeat, work, visited
+            )
+        )
 
     # --- state --------------------------------------------------------------------------------
     @property
