@@ -3,6 +3,11 @@
 Both come from the games' descriptors (`arcade_gym/games.py`), so a new game adds nothing here.
 The envs enforce the call order themselves (`arcade_gym/core/env.py`), so Gymnasium's
 `OrderEnforcing` wrapper is left out: `step()` before `reset()` is the env's own RuntimeError.
+Each spec's `max_episode_steps` is its descriptor's (`EnvEntry.max_episode_steps`, each value
+explained there): `gym.make` wraps the env in `TimeLimit` at that value, which never ends an
+episode before the env's own caps at their defaults. Raising a cap (e.g. `max_decisions=5000`)
+means raising the limit too: `gym.make(id, max_decisions=5000, max_episode_steps=5000)`, or
+`max_episode_steps=-1` for no wrapper.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ def register_envs() -> None:
                 id=env_id,
                 entry_point=entry.entry_point,
                 vector_entry_point=entry.vector_entry_point,
+                max_episode_steps=entry.max_episode_steps,
                 order_enforce=False,
             )
     for game in descriptors():

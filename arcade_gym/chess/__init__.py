@@ -22,6 +22,10 @@ GAME = GameDescriptor(
             "arcade_gym.chess.env:ChessEnv",
             "chess",
             vector_entry_point="arcade_gym.chess.vector:ChessVectorEnv",
+            # the game's natural cap (no max_plies by default): 5,949 moves a side, the longest
+            # game the fifty-move rule the env applies allows, plus at most 4,672 penalised
+            # steps (one per action: the base's cap for a game without a decision cap)
+            max_episode_steps=10_621,
         ),
     ),
     warmup="arcade_gym.chess.warmup:compile_kernels",

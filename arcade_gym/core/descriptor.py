@@ -19,6 +19,9 @@ class EnvEntry:
     `vector_entry_point` are `module:Class`; `game` names the questions the env asks (the
     policy grammar's game: a policy for `game` plays this env's benchmark questions).
     `game_aliases` are older names of `game`, still read wherever a game name is.
+    `max_episode_steps` goes into the Gymnasium spec (`gym.make` then adds its `TimeLimit`): a
+    number of steps no episode of the env at its default options outlasts, so the wrapper never
+    ends one sooner than the env itself would; each descriptor says why its value.
     """
 
     id: str
@@ -26,6 +29,7 @@ class EnvEntry:
     game: str
     vector_entry_point: str | None = None
     game_aliases: tuple[str, ...] = ()
+    max_episode_steps: int | None = None
 
 
 @dataclass(frozen=True)

@@ -43,10 +43,19 @@ What every env then does the same way:
   non-integer actions still raise: they are bugs, not moves.
 - `pickle` and `copy.deepcopy` give an independent copy that plays on exactly like the original
   (`arcade_gym/core/copying.py` keeps a game's numpy views linked; games inherit `KeepsViews`).
+- The step that ends an episode carries `info["episode"] = {"r": return, "l": length, "t":
+  seconds since reset}`, the statistics Gymnasium's `RecordEpisodeStatistics` adds (so do not
+  stack that wrapper: it refuses an info that has them; SB3's `Monitor` overwrites them). "t"
+  is rounded to the millisecond (`EPISODE_TIME_DIGITS`), so two runs of a seeded one-step
+  episode give equal infos, as Gymnasium's env checker requires.
+- A game without a decision cap still ends an episode of penalised steps: after as many of them
+  as the game has actions (`info["end_reason"] = "illegal_actions"`), so a deterministic policy
+  repeating a masked action under `"penalty"` cannot loop for ever.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, SupportsFloat, TypeVar
 
@@ -90,6 +99,9 @@ ILLEGAL_ACTION_MODES = ("raise", "penalty", "terminate")
 `illegal_reward` and set `info["illegal"]`, continuing (`penalty`, each one counted against the
 decision cap) or ending the episode (`terminate`)."""
 
+EPISODE_TIME_DIGITS = 3
+"""Decimals of `info["episode"]["t"]` (seconds): milliseconds."""
+
 ILLEGAL_CAP = "illegal_actions"
 """`info["end_reason"]` of an episode truncated because penalised steps used up its cap."""
 
@@ -113,6 +125,9 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
     _phase: int = _NEW
     _illegal: int = 0
     _flatten: Flattener | None = None
+    _ep_return: float = 0.0
+    _ep_length: int = 0
+    _ep_start: float = 0.0
 
     def _setup_actions(
         self,
@@ -188,6 +203,7 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
         obs, info = self._begin(self._draw_seed() if named is None else named)
         self._phase = _RUNNING
         self._illegal = 0
+        self._ep_return, self._ep_length, self._ep_start = 0.0, 0, time.perf_counter()
         return (obs if self._flatten is None else self._flatten(obs)), info
 
     def step(self, action: Any) -> StepResult:
@@ -201,12 +217,20 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
         else:
             a = self._checked(action)
         if a < 0:
-            return self._penalised()
-        result = self._advance(a)
-        if self._flatten is not None or self._illegal:
-            result = self._adjusted(result)
+            result = self._penalised()
+        else:
+            result = self._advance(a)
+            if self._flatten is not None or self._illegal:
+                result = self._adjusted(result)
+        self._ep_return += float(result[1])
+        self._ep_length += 1
         if result[2] or result[3]:
             self._phase = _ENDED
+            result[4]["episode"] = {
+                "r": self._ep_return,
+                "l": self._ep_length,
+                "t": round(time.perf_counter() - self._ep_start, EPISODE_TIME_DIGITS),
+            }
         return result
 
     def action_masks(self) -> np.ndarray:
@@ -267,12 +291,9 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
         info["illegal"] = True
         info["illegal_actions"] = self._illegal
         terminated = self.illegal_action == "terminate"
-        left = self._decisions_left()
-        truncated = not terminated and left is not None and self._illegal >= left
+        truncated = not terminated and self._illegal >= self._penalty_cap()
         if truncated:
             info["end_reason"] = ILLEGAL_CAP
-        if terminated or truncated:
-            self._phase = _ENDED
         obs = state if self._flatten is None else self._flatten(state)
         return obs, self.illegal_reward, terminated, truncated, info
 
@@ -283,8 +304,13 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
             obs = self._flatten(obs)
         if self._illegal:
             info["illegal_actions"] = self._illegal
-            left = self._decisions_left()
-            if not (terminated or truncated) and left is not None and self._illegal >= left:
+            if not (terminated or truncated) and self._illegal >= self._penalty_cap():
                 truncated = True
                 info["end_reason"] = ILLEGAL_CAP
         return obs, reward, terminated, truncated, info
+
+    def _penalty_cap(self) -> int:
+        """Penalised steps that end the episode: the decisions the game's cap leaves, or as many
+        as there are actions for a game without a cap."""
+        left = self._decisions_left()
+        return self._n_actions if left is None else left

@@ -10,8 +10,21 @@
   them, pre-drawn in blocks (`_draws`) so the kernels reset games without Python;
   `reset(seed=s)` seeds game i with `s + i` (a list gives one seed per game), as Gymnasium's
   vector envs do, so game i replays what `single_env.reset(seed=s + i)` plays;
-- autoreset: Gymnasium 1.x's `NEXT_STEP` mode: the step after a game ends resets it (its action
-  is ignored, its reward is 0, its mask is the new game's);
+- autoreset: Gymnasium 1.x's modes, chosen by the constructor keyword `autoreset_mode` every
+  subclass takes (the base adds it): `NEXT_STEP` (the default: the step after a game ends resets
+  it; its action is ignored, its reward is 0, its mask is the new game's), `SAME_STEP` (an ended
+  game restarts in the step that ended it; its last observation is in `info["final_obs"]`, that
+  step's infos in `info["final_info"]`) or `DISABLED` (the caller restarts ended games with
+  `reset(options={"reset_mask": mask})`, which restarts only the games `mask` marks in any mode);
+- statistics: the step that ends game i sets `info["episode"]` (`"r"`, `"l"`, `"t"`: return,
+  length, seconds, each an (N,) array, 0 where no game ended) and `info["_episode"]`, as
+  Gymnasium's vector `RecordEpisodeStatistics` does (so do not stack that wrapper);
+- time limit: `max_episode_steps` (every subclass takes it; `gym.make_vec` passes the spec's)
+  truncates a game at that many steps, as Gymnasium's `TimeLimit` does the single env;
+- keywords: one a subclass does not take is a TypeError naming it and, for options of the single
+  env the native one does not batch (a `reward_fn`, realtime modes, Python opponents), pointing
+  to `gym.make_vec(id, vectorization_mode="sync")`;
+- observations: every array C-contiguous (a Fortran-ordered buffer is copied into C order);
 - the action check: integer actions of shape (N,), in range, unmasked (a ValueError names the
   game), or `illegal_action="penalty"|"terminate"` as in the single env.
 
@@ -23,7 +36,10 @@ and, for caps, `_decisions_left()`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import inspect
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +50,7 @@ from gymnasium.vector.utils import batch_space
 
 from arcade_gym.core.args import check_choice, check_int, check_reward
 from arcade_gym.core.copying import KeepsViews
-from arcade_gym.core.env import ILLEGAL_ACTION_MODES, reset_options
+from arcade_gym.core.env import EPISODE_TIME_DIGITS, ILLEGAL_ACTION_MODES, reset_options
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import BatchMaskedDiscrete
 
@@ -43,11 +59,25 @@ SEED_BLOCK = 16
 
 MAX_NUM_ENVS = 1 << 20
 
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
+
 
 class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
     """Shared behaviour of the native vector envs (this module's docstring says how to use it)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
+    autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
+    max_episode_steps: int | None = None
+    """Gymnasium's time limit (`gym.make_vec` passes the spec's): a game is truncated at that
+    many steps, as `TimeLimit` truncates the single env (None or -1: no limit)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give the subclass's constructor the base's keyword `autoreset_mode` and one clear
+        error for keywords it does not take (see the module docstring)."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_takes_autoreset_mode", False):
+            cls.__init__ = _taking_autoreset_mode(init)  # type: ignore[method-assign]
 
     def _setup(
         self,
@@ -87,6 +117,9 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
         self._ones = np.ones(n, np.bool_)
         self._all = np.arange(n)
         self._started = False
+        self._ep_return = np.zeros(n, np.float64)
+        self._ep_length = np.zeros(n, np.int64)
+        self._ep_start = np.zeros(n, np.float64)
 
     # --- hooks a game implements ----------------------------------------------------------------
     def _draws(self, rng: np.random.Generator, k: int) -> np.ndarray:
@@ -117,11 +150,12 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[Any, dict[str, Any]]:
-        opts = reset_options(options)
+        opts = dict(reset_options(options))
+        chosen = _reset_mask(opts.pop("reset_mask", None), self.num_envs)
         if opts:
             raise ValueError(
                 f"unknown reset option(s) {sorted(map(str, opts))}; the vector envs take "
-                "seeds as reset(seed=int or a list of ints)"
+                "seeds as reset(seed=int or a list of ints) and options={'reset_mask': mask}"
             )
         n = self.num_envs
         if seed is None:
@@ -136,24 +170,37 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
                 )
         else:
             raise TypeError(f"seed must be an int, a list of {n} ints or None, got {seed!r}")
-        for i, s in enumerate(seeds):
+        if chosen is not None and not self._started:
+            raise RuntimeError("call reset() without a reset_mask first: no game has started")
+        games = self._all if chosen is None else np.flatnonzero(chosen)
+        for i in games:
+            s = seeds[i]
             if s is not None or self._rngs[i] is None:
                 self._rngs[i] = seeding.np_random(None if s is None else int(s))[0]
                 self._seed_pos[i] = SEED_BLOCK  # the old block belongs to the old generator
         self._refill()
-        self._kernel_reset(self._all)
-        self._needs_reset[:] = False
-        self._illegal[:] = 0
+        self._kernel_reset(games)
+        self._needs_reset[games] = False
+        self._illegal[games] = 0
         self._started = True
+        self._ep_return[games] = 0.0
+        self._ep_length[games] = 0
+        self._ep_start[games] = time.perf_counter()
         return self._observed(), self._infos()
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() first")
         acts = self._checked(actions)
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._needs_reset.any():
+            ended = np.flatnonzero(self._needs_reset)[:8].tolist()
+            raise RuntimeError(
+                f"game(s) {ended} ended and autoreset_mode is DISABLED: restart them with "
+                "reset(options={'reset_mask': terminations | truncations}) before step()"
+            )
         penalised = None
         counting = bool(self._illegal.any())
-        resetting = self._needs_reset.copy() if counting else None
+        resetting = self._needs_reset.copy()
         if self.illegal_action == "raise" or not self._illegal_any(acts):
             self._kernel_step(acts)
         else:
@@ -162,20 +209,71 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
             self._penalise(penalised)
             counting = True
         if counting:
-            if resetting is not None:
-                self._illegal[resetting] = 0
+            self._illegal[resetting] = 0
             self._cap_penalised()
         self._refill()
+        self._tally(resetting)
+        rewards, terminations = self.rewards.copy(), self.terminations.copy()
+        truncations = self.truncations.copy()
+        ended = self._episode_stats(terminations | truncations)
         infos = self._infos()
         if penalised is not None:
             infos["illegal"] = penalised
-        return (
-            self._observed(),
-            self.rewards.copy(),
-            self.terminations.copy(),
-            self.truncations.copy(),
-            infos,
+        if ended is not None:
+            infos["episode"], infos["_episode"] = ended
+            if self.autoreset_mode == AutoresetMode.SAME_STEP:
+                infos = self._restart_now(ended[1], infos)
+        return self._observed(), rewards, terminations, truncations, infos
+
+    def _tally(self, resetting: np.ndarray) -> None:
+        """Add this step to each game's return and length (a step that reset a game starts it
+        from 0), and truncate the games that reached `max_episode_steps`."""
+        ret, length = self._ep_return, self._ep_length
+        if resetting.any():
+            ret[resetting] = 0.0
+            length[resetting] = -1  # the reset step itself is no step of the new episode
+            self._ep_start[resetting] = time.perf_counter()
+        ret += self.rewards
+        length += 1
+        if self.max_episode_steps is not None:
+            over = (length >= self.max_episode_steps) & ~self._needs_reset
+            if over.any():
+                self.truncations[over] = True
+                self._needs_reset[over] = True
+
+    def _episode_stats(self, done: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
+        """The `info["episode"]` statistics and mask of the games that ended, or None."""
+        if not done.any():
+            return None
+        seconds = np.round(time.perf_counter() - self._ep_start, EPISODE_TIME_DIGITS)
+        stats = {
+            "r": np.where(done, self._ep_return, 0.0),
+            "l": np.where(done, self._ep_length, 0),
+            "t": np.where(done, seconds, 0.0),
+        }
+        return stats, done
+
+    def _restart_now(self, done: np.ndarray, infos: dict[str, Any]) -> dict[str, Any]:
+        """SAME_STEP: keep the ended games' last observations and infos, restart them."""
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        last = self._observed()
+        for i in np.flatnonzero(done):
+            final_obs[i] = _row(last, int(i))
+        final_info = {key: value for key, value in infos.items() if not key.startswith("_")}
+        final_info.update({f"_{key}": done.copy() for key in list(final_info)})
+        self.reset_finished()
+        self._ep_return[done] = 0.0
+        self._ep_length[done] = 0
+        self._ep_start[done] = time.perf_counter()
+        restarted = self._infos()
+        restarted.update(
+            {key: infos[key] for key in ("episode", "_episode", "illegal") if key in infos}
         )
+        restarted.update(
+            final_obs=final_obs, _final_obs=done.copy(), final_info=final_info,
+            _final_info=done.copy(),
+        )  # fmt: skip
+        return restarted
 
     def reset_finished(self) -> Any:
         """Start the games that ended on the last step now rather than on the next one (the
@@ -241,19 +339,98 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
             self._needs_reset[penalised] = True
 
     def _cap_penalised(self) -> None:
-        """End games whose penalised steps used up their decision cap."""
+        """End games whose penalised steps used up their decision cap (a game without one:
+        as many penalised steps as it has actions, as the single env's base does)."""
         left = self._decisions_left()
-        if left is not None:
-            over = (self._illegal > 0) & (self._illegal >= left) & ~self._needs_reset
-            self.truncations[over] = True
-            self._needs_reset[over] = True
+        cap = self.single_action_space.n if left is None else left  # type: ignore[attr-defined]
+        over = (self._illegal > 0) & (self._illegal >= cap) & ~self._needs_reset
+        self.truncations[over] = True
+        self._needs_reset[over] = True
 
     def _observed(self) -> Any:
         obs = self._observations()
-        return obs if self._flatten is None else self._flatten.batch(obs, self.num_envs)
+        if self._flatten is not None:
+            return _c_order(self._flatten.batch(obs, self.num_envs))
+        if isinstance(obs, dict):
+            return {key: _c_order(value) for key, value in obs.items()}
+        return _c_order(obs)
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self._masks.copy(), "_action_mask": self._ones.copy()}
+
+
+def _c_order(array: np.ndarray) -> np.ndarray:
+    return array if array.flags.c_contiguous else np.ascontiguousarray(array)
+
+
+def _row(observations: Any, i: int) -> Any:
+    """Game i's observation out of a batch (a dict of arrays or one array)."""
+    if isinstance(observations, dict):
+        return {key: value[i] for key, value in observations.items()}
+    return observations[i]
+
+
+def _reset_mask(mask: object, n: int) -> np.ndarray | None:
+    """`options["reset_mask"]` checked as Gymnasium's vector envs check it (None: every game)."""
+    if mask is None:
+        return None
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask).__name__}")
+    if mask.shape != (n,):
+        raise ValueError(f"options['reset_mask'] must have shape ({n},), got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError("options['reset_mask'] must mark at least one game to reset")
+    return mask
+
+
+def check_autoreset_mode(mode: object) -> AutoresetMode:
+    """An `AutoresetMode` (or its value, e.g. "SameStep"); ValueError naming the modes."""
+    try:
+        return AutoresetMode(mode)
+    except ValueError:
+        names = [m.value for m in AUTORESET_MODES]
+        raise ValueError(f"autoreset_mode must be one of {names}, got {mode!r}") from None
+
+
+SINGLE_ONLY_HINT = (
+    "options of the single env that the native vector env does not batch (a reward_fn, realtime "
+    "modes, Python opponents) need gym.make_vec(id, vectorization_mode='sync')"
+)
+
+
+def _taking_autoreset_mode(init: Callable[..., None]) -> Callable[..., None]:
+    """`init` that also takes `autoreset_mode`, and names any keyword it does not take."""
+    params = inspect.signature(init).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    known = sorted(name for name in params if name != "self")
+
+    @functools.wraps(init)
+    def init_taking_autoreset_mode(
+        self: ArcadeVectorEnv,
+        *args: Any,
+        autoreset_mode: Any = None,
+        max_episode_steps: Any = None,
+        **kw: Any,
+    ) -> None:
+        unknown = [] if takes_any else sorted(set(kw) - set(known))
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__} takes no {', '.join(unknown)} (it takes {known}, "
+                f"autoreset_mode and max_episode_steps); {SINGLE_ONLY_HINT}"
+            )
+        mode = check_autoreset_mode(
+            AutoresetMode.NEXT_STEP if autoreset_mode is None else autoreset_mode
+        )
+        self.autoreset_mode = mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        if max_episode_steps is not None and max_episode_steps != -1:
+            self.max_episode_steps = check_int("max_episode_steps", max_episode_steps, low=1)
+        init(self, *args, **kw)
+
+    init_taking_autoreset_mode._takes_autoreset_mode = True  # type: ignore[attr-defined]
+    return init_taking_autoreset_mode
 
 
 def check_num_envs(num_envs: object) -> int:

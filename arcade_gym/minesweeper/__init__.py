@@ -12,6 +12,7 @@ GAME = GameDescriptor(
             "arcade_gym.minesweeper.env:MinesweeperEnv",
             "minesweeper",
             vector_entry_point="arcade_gym.minesweeper.vector:MinesweeperVectorEnv",
+            max_episode_steps=2_000,  # the env's decision cap (max_decisions, NARCADE's default)
         ),
     ),
     warmup="arcade_gym.minesweeper.engine:warmup",

@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade_gym.core.actions import action_index
-from arcade_gym.core.args import check_choice, check_int
+from arcade_gym.core.args import check_choice
 from arcade_gym.core.env import ArcadeEnv, StepResult, reset_options
 from arcade_gym.core.seeding import seed_to_u64
 from arcade_gym.selfplay.pool import OpponentPool, OpponentSpec
@@ -31,9 +31,9 @@ class SelfPlayEnv(ArcadeEnv[Any]):
         planes from the learner's side); `observation="flat"` gives one float32 vector.
     Action: MaskedDiscrete over the AEC action space; `info["action_mask"]` / `action_masks()`
         hold the learner's legal moves. A masked action raises ValueError, or with
-        `illegal_action="penalty"` leaves the game as it is and pays `illegal_reward` (at most
-        `illegal_limit` times an episode, default the number of actions, then the episode is
-        truncated with `info["end_reason"] = "illegal_actions"`); `"terminate"` ends it.
+        `illegal_action="penalty"` leaves the game as it is and pays `illegal_reward` (as many
+        times an episode as there are actions, then the episode is truncated with
+        `info["end_reason"] = "illegal_actions"`); `"terminate"` ends it.
     Reward: the learner's AEC rewards over its move and the opponent's reply: +1 for a win, -1
         for a loss (also when the opponent wins on its own move), 0 for a draw. A callable
         opponent that answers a masked move is a bug in it: RuntimeError naming the move.
@@ -60,7 +60,6 @@ class SelfPlayEnv(ArcadeEnv[Any]):
         observation: str = "dict",
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
-        illegal_limit: int | None = None,
     ) -> None:
         self.aec = aec_env
         raw = aec_env.unwrapped
@@ -85,9 +84,6 @@ class SelfPlayEnv(ArcadeEnv[Any]):
             illegal_reward=illegal_reward,
         )
         self._setup_observation(inner, observation)
-        self.illegal_limit = (
-            n_actions if illegal_limit is None else check_int("illegal_limit", illegal_limit, low=1)
-        )
         self._episodes = 0
         self._reseeded = False
         self.learner = agents[0]
@@ -146,11 +142,6 @@ class SelfPlayEnv(ArcadeEnv[Any]):
     def _draw_seed(self) -> int:
         """As `TicTacToe-v0` draws it, so the vector form replays these episodes."""
         return int(self.np_random.integers(0, 2**63 - 1))
-
-    def _decisions_left(self) -> int:
-        """Penalised moves allowed in an episode (`illegal_limit`): the AEC envs have no cap
-        every game shares, so this one keeps a learner that repeats a masked move from looping."""
-        return self.illegal_limit
 
     def render(self) -> Any:
         return self.aec.render()

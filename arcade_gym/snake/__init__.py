@@ -11,6 +11,7 @@ GAME = GameDescriptor(
             "arcade_gym.snake.env:SnakeEnv",
             "snake",
             vector_entry_point="arcade_gym.snake.vector:SnakeVectorEnv",
+            max_episode_steps=2_000,  # the env's decision cap (max_decisions, NARCADE's default)
         ),
     ),
     warmup="arcade_gym.snake.env:compile_kernels",

@@ -12,6 +12,9 @@ GAME = GameDescriptor(
             "arcade_gym.sudoku.env:SudokuEnv",
             "sudoku",
             vector_entry_point="arcade_gym.sudoku.vector:SudokuVectorEnv",
+            # the game's natural cap: 81 placements at most, plus at most 729 penalised steps
+            # (one per action: the base's cap for a game without a decision cap)
+            max_episode_steps=810,
         ),
     ),
     warmup="arcade_gym.sudoku.warmup:compile_kernels",

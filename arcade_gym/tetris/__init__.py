@@ -12,6 +12,9 @@ GAME = GameDescriptor(
             "arcade_gym.tetris.env:TetrisEnv",
             "tetris",
             vector_entry_point="arcade_gym.tetris.vector:TetrisVectorEnv",
+            # the env's tick cap (rules.TICK_CAP): one tick a step, penalised steps included;
+            # the 500-piece cap usually ends a game first
+            max_episode_steps=10_000,
         ),
         EnvEntry(
             "TetrisPrimitive-v3",
@@ -19,6 +22,7 @@ GAME = GameDescriptor(
             "tetris-primitive",
             vector_entry_point="arcade_gym.tetris.vector:TetrisPrimitiveVectorEnv",
             game_aliases=("tetris-controls",),
+            max_episode_steps=10_000,  # the env's decision cap (max_decisions, rules.TICK_CAP)
         ),
     ),
     warmup="arcade_gym.tetris.warmup:compile_kernels",

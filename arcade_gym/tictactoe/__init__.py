@@ -17,6 +17,9 @@ GAME = GameDescriptor(
             "arcade_gym.tictactoe.env:TicTacToeEnv",
             "tictactoe",
             vector_entry_point="arcade_gym.tictactoe.vector:TicTacToeVectorEnv",
+            # the game's natural cap: a 10x10 board's 100 squares (a game lasts at most size *
+            # size steps, penalised ones included)
+            max_episode_steps=100,
         ),
     ),
     warmup="arcade_gym.tictactoe.warmup:compile_kernels",
