@@ -4,7 +4,9 @@ Ollama) or an agent command-line tool.
 - `make_llm_policy(slug, game)` builds the lane of a registered model for a game (the prompt the
   game's policies name, `policies/<game>/prompt.py`, + the chat-policy base
   `policies/llm/chat_policy.py`); `prompt_for(game)` is that prompt;
-  `make_cli_policy(command, game)` the same through an agent CLI (`cli:`);
+  `make_cli_policy(command, game)` the same through an agent CLI (`cli:`; its tokens and cost
+  read from its structured output, `policies/llm/cli_output.py`); each lane sends its
+  benchmark's token limit (`policies/llm/budgets.py`);
 - `list_models()` lists the registry (the built-in `models.toml`, or `--models-file`);
 - before a batch, `policy.preflight()` makes one call in the benchmark's format;
 - during a run, `ServiceFailure` (abort the game), `FatalModelError` and `CostCapReached` (stop
