@@ -94,9 +94,11 @@ def test_claude_codes_stream_json_gives_its_result_and_thinking() -> None:
         },
     }
     lines = codex_lines({"type": "system", "subtype": "init"}, assistant, claude_result())
-    read = read_cli_output(lines)
-    assert read.shape == "claude-json" and read.text == "<move>1 1</move>"
-    assert read.reasoning == "The centre is best." and read.prompt_tokens == 752
+    array = json.dumps([{"type": "system", "subtype": "init"}, assistant, claude_result()])
+    for stdout in (lines, array):  # stream-json, and json with --verbose (one array)
+        read = read_cli_output(stdout)
+        assert read.shape == "claude-json" and read.text == "<move>1 1</move>"
+        assert read.reasoning == "The centre is best." and read.prompt_tokens == 752
 
 
 @pytest.mark.parametrize(
@@ -194,7 +196,8 @@ def test_a_registered_agent_cli_is_priced_at_its_list_price(
     install(tmp_path / "bin", "claude", CLAUDE, monkeypatch)
     models = registry(tmp_path, CLAUDE_COMMAND, pricing=PRICE)
     meter = CostMeter(5.0)
-    policy = make_cli_policy(CLAUDE_COMMAND, "tictactoe", models_file=models, meter=meter)
+    spaced = "claude  -p   --output-format json"  # the same words find the same entry
+    policy = make_cli_policy(spaced, "tictactoe", models_file=models, meter=meter)
     assert policy.spec.slug == "claude-code" and policy.spec.pricing is not None
     record = decide(policy)
     prompt, cached, out = record["promptTokens"], record["cachedTokens"], record["completionTokens"]
