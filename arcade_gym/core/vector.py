@@ -283,6 +283,9 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
             self._kernel_step(np.full(self.num_envs, -1, np.int64))  # -1 leaves a game as it is
             self._illegal[finished] = 0
             self._refill()
+            self._ep_return[finished] = 0.0  # the new games' statistics and time limit start
+            self._ep_length[finished] = 0
+            self._ep_start[finished] = time.perf_counter()
         return self._observed()
 
     def action_masks(self) -> np.ndarray:

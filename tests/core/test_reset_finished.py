@@ -33,3 +33,19 @@ def test_reset_finished_gives_what_the_autoreset_step_gives() -> None:
     after_b, *_ = b.step(_legal(b.action_masks(), rng))  # type: ignore[attr-defined]
     assert np.array_equal(np.asarray(started)[done], np.asarray(after_b)[done])
     assert a.action_masks()[done].any(axis=1).all()  # type: ignore[attr-defined]
+
+
+def test_reset_finished_starts_the_new_games_time_limit_and_statistics() -> None:
+    venv = gym.make_vec(
+        "arcade_gym/TicTacToe-v0", num_envs=8, vectorization_mode="vector_entry_point"
+    )
+    _, info = venv.reset(seed=1)
+    rng = np.random.default_rng(0)
+    limit = venv.unwrapped.max_episode_steps  # type: ignore[attr-defined]
+    lengths = []
+    for _ in range(3 * (limit or 9) + 10):
+        _, _, term, trunc, info = venv.step(_legal(venv.action_masks(), rng))  # type: ignore[attr-defined]
+        if (term | trunc).any():
+            lengths.extend(info["episode"]["l"][term | trunc].tolist())
+            venv.reset_finished()  # type: ignore[attr-defined]
+    assert lengths and max(lengths) <= 5 and min(lengths) >= 3  # 3x3 games: 3 to 5 moves of X
