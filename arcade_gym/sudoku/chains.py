@@ -15,7 +15,7 @@ from a start is a shortest one; chains have at least 4 and at most `CHAIN_MAX_NO
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import boolean, njit
 
 from arcade_gym.sudoku.board import Board, Step
 from arcade_gym.sudoku.rules import CELL_UNITS, CELLS, CHAIN_MAX_NODES, PEERS, UNITS
@@ -95,7 +95,7 @@ def _neighbours(cand: np.ndarray, node: int, strong: bool, mode: int, out: np.nd
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"weak_only": boolean})
 def find_chain(
     cand: np.ndarray, mode: int, max_nodes: int, elims: np.ndarray, path: np.ndarray
 ) -> tuple[int, int]:
@@ -130,7 +130,8 @@ def find_chain(
             after_strong = st % 2 == 1
             dep = depth[st]
             if after_strong and dep >= 4 and node != s:
-                n_end = _neighbours(cand, node, False, mode, ends)
+                weak_only = False  # a typed local: `_neighbours` compiles once, for bool
+                n_end = _neighbours(cand, node, weak_only, mode, ends)
                 k = 0
                 for i in range(n_end):
                     x = ends[i]

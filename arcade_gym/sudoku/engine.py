@@ -6,6 +6,10 @@ The solver propagates naked and hidden singles to a fixed point, then branches o
 cell with the fewest candidates, counting solutions up to a limit; a *guess* is one digit tried
 at a branch point (a grid that propagation alone finishes needs 0 guesses). Uniqueness is
 "the count stops at 1 with limit 2".
+
+Compile time: numba compiles a kernel once per argument types and a literal constant is a type of
+its own, so constants and int8 digits handed to another kernel go through int64 locals
+(`locals=`), and grids are copied in loops (a slice copy compiles numba's shape-error message).
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
+from numba import boolean as numba_bool
+from numba import int64, njit
 
 from arcade_gym.core.seeding import splitmix64
 from arcade_gym.sudoku.rules import ALL_DIGITS, CELLS, PEERS, UNITS
@@ -42,7 +47,7 @@ def place(g: np.ndarray, cand: np.ndarray, cell: int, digit: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"d": int64})
 def init_candidates(puzzle: np.ndarray, g: np.ndarray, cand: np.ndarray) -> bool:
     """Fill `g`/`cand` from the givens of `puzzle`; False if two givens clash."""
     for i in range(CELLS):
@@ -141,7 +146,8 @@ def search(
             if cell < 0:
                 count += 1
                 if count <= solutions.shape[0]:
-                    solutions[count - 1, :] = gs[depth]
+                    for i in range(CELLS):
+                        solutions[count - 1, i] = gs[depth, i]
                 if count >= limit:
                     break
                 depth -= 1
@@ -164,8 +170,9 @@ def search(
             bit = rest & -rest
         br_rest[depth] &= ~bit
         guesses += 1
-        gs[depth + 1] = gs[depth]
-        cs[depth + 1] = cs[depth]
+        for i in range(CELLS):
+            gs[depth + 1, i] = gs[depth, i]
+            cs[depth + 1, i] = cs[depth, i]
         if place(gs[depth + 1], cs[depth + 1], br_cell[depth], LOWEST_DIGIT[bit]) and propagate(
             gs[depth + 1], cs[depth + 1]
         ):
@@ -176,7 +183,7 @@ def search(
     return count, guesses
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"unique": int64, "in_order": numba_bool})
 def dig(solution: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """A minimal puzzle of `solution`: clues removed in a random order while the solution stays
     unique (every remaining clue is needed)."""
@@ -188,24 +195,28 @@ def dig(solution: np.ndarray, rng: np.ndarray) -> np.ndarray:
         order[k] = order[j]
         order[j] = tmp
     scratch = np.zeros((1, CELLS), np.int8)
+    unique = 2  # typed locals: `search` compiles once, for (int64, bool)
+    in_order = False
     for k in range(CELLS):
         cell = order[k]
         keep = puzzle[cell]
         puzzle[cell] = 0
-        count, _ = search(puzzle, 2, scratch, rng, False)
+        count, _ = search(puzzle, unique, scratch, rng, in_order)
         if count != 1:
             puzzle[cell] = keep
     return puzzle
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"first": int64, "shuffled": numba_bool})
 def new_puzzle(seed: np.uint64, solution: np.ndarray) -> np.ndarray:
     """A random full grid (written to `solution`) and a minimal unique puzzle of it, both drawn
     from the splitmix64 stream of `seed`."""
     rng = np.empty(1, np.uint64)
     rng[0] = seed
     empty = np.zeros(CELLS, np.int8)
-    search(empty, 1, solution.reshape(1, CELLS), rng, True)
+    first = 1  # typed locals, as in `dig`
+    shuffled = True
+    search(empty, first, solution.reshape(1, CELLS), rng, shuffled)
     return dig(solution, rng)
 
 
