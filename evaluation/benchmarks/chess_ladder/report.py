@@ -6,7 +6,7 @@ answer. Costs are shown by the one money formatter (`evaluation/core/money.py`).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +28,9 @@ class LadderGame:
     adjudicated: bool = False
     requests: int = 0
     rejected: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
+    input_tokens: int | None = None
+    """Prompt tokens over the game's calls (None: no call reported any, e.g. a local search)."""
+    output_tokens: int | None = None
     cost: float | None = None
     answer_ms: list[float] = field(default_factory=list)
     grades: list[MoveGrade] = field(default_factory=list)
@@ -48,8 +49,8 @@ class ModelRow:
     record: dict[str, dict[str, list[int]]]
     illegal_rate: float | None
     grading: dict[str, Any]
-    input_tokens: int
-    output_tokens: int
+    input_tokens: int | None
+    output_tokens: int | None
     cost: float | None
     median_answer_ms: float | None
     adjudicated: int
@@ -93,8 +94,8 @@ def model_row(model: str, games: Sequence[LadderGame]) -> ModelRow:
         record=record,
         illegal_rate=rejected / requests if requests else None,
         grading=summarise([grade for g in mine for grade in g.grades]).to_dict(),
-        input_tokens=sum(g.input_tokens for g in mine),
-        output_tokens=sum(g.output_tokens for g in mine),
+        input_tokens=_total(g.input_tokens for g in mine),
+        output_tokens=_total(g.output_tokens for g in mine),
         cost=None
         if not costs or any(c is None for c in costs)
         else sum(c for c in costs if c is not None),
@@ -103,6 +104,12 @@ def model_row(model: str, games: Sequence[LadderGame]) -> ModelRow:
         games=len(mine),
         graded_by=graded_with(mine),
     )
+
+
+def _total(counts: Iterable[int | None]) -> int | None:
+    """The sum of the counts reported (None when none was: n/a, never a made-up 0)."""
+    known = [c for c in counts if c is not None]
+    return sum(known) if known else None
 
 
 def graded_with(games: Sequence[LadderGame]) -> dict[str, list[Any]]:
@@ -123,6 +130,13 @@ def grading_line(graded_by: dict[str, list[Any]]) -> str:
     if graded_by.get("nodes") != [DEFAULT_GRADE_NODES]:
         line += f" (the spec grades at {DEFAULT_GRADE_NODES:,})"
     return line
+
+
+def _tokens_cell(row: ModelRow) -> str:
+    """`1,234/56`, or n/a when no call reported tokens."""
+    if row.input_tokens is None and row.output_tokens is None:
+        return "n/a"
+    return f"{_num(row.input_tokens, '{:,}')}/{_num(row.output_tokens, '{:,}')}"
 
 
 def _num(value: float | None, fmt: str = "{:.0f}", none: str = "n/a") -> str:
@@ -162,7 +176,7 @@ def markdown_table(rows: Sequence[ModelRow]) -> str:
             f"{_num(r.illegal_rate, '{:.1%}')} | {_num(g['accuracy'], '{:.1f}')} | "
             f"{_num(g.get('bestMovePercent'), '{:.1f}%')} | "
             f"{_num(g.get('top3Percent'), '{:.1f}%')} | {judg} | "
-            f"{r.input_tokens:,}/{r.output_tokens:,} | {usd(r.cost)} | "
+            f"{_tokens_cell(r)} | {usd(r.cost)} | "
             f"{_num(r.median_answer_ms, '{:.0f} ms')} |"
         )
         if r.fit.rating is None:

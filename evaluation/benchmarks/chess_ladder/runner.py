@@ -282,11 +282,17 @@ def _ladder_game(
         adjudicated=bool(saved["adjudicated"]),
         requests=int(saved["requests"]),
         rejected=int(saved["rejected"]),
-        input_tokens=sum(int(c.get("promptTokens") or 0) for c in calls),
-        output_tokens=sum(int(c.get("completionTokens") or 0) for c in calls),
+        input_tokens=_tokens(calls, "promptTokens"),
+        output_tokens=_tokens(calls, "completionTokens"),
         cost=None if not costs or any(c is None for c in costs) else float(sum(costs)),
         answer_ms=[float(c["latencyMs"]) for c in calls if c.get("latencyMs") is not None],
         grades=[MoveGrade.from_dict(g) for g in saved.get("grades", [])],
         engine=graded_by.get("engine"),
         grade_nodes=graded_by.get("nodes"),
     )
+
+
+def _tokens(calls: Sequence[Mapping[str, Any]], key: str) -> int | None:
+    """The tokens the calls reported under `key` (None when no call reported any)."""
+    counts = [int(c[key]) for c in calls if isinstance(c.get(key), int | float)]
+    return sum(counts) if counts else None

@@ -203,4 +203,9 @@ def test_saved_results_feed_the_report_with_tokens_cost_and_latency() -> None:
     assert (cheap.engine, cheap.grade_nodes) == ("Stockfish 15.1", 2_000)
     table = markdown_table([model_row("m", [cheap])])
     assert "| $0.0011 |" in table  # under a cent, never $0.00
+    assert "| 100/5 |" in table
+    silent = {**recorded, "calls": [{"latencyMs": 3.0, "costUsd": None}]}  # a local search
+    local_search = _ladder_game("m", ("m", "standard", "random", "game-1"), silent, ladder, 1)
+    assert local_search.input_tokens is None and local_search.output_tokens is None
+    assert "| n/a | n/a |" in markdown_table([model_row("m", [local_search])])  # never 0/0
     assert "- m: Stockfish 15.1 at 2,000 nodes a position (the spec grades at 1,000,000)" in table
