@@ -98,3 +98,77 @@ def test_train_tictactoe_saves_a_model_that_sb3_plays(
     game = TicTacToeGame(3)
     answer = make_policy(f"sb3:{out}", "tictactoe").act(game.question())
     assert 0 <= answer.row < 3 and 0 <= answer.col < 3
+
+
+PPO_PRESETS = ("snake", "tetris", "tetris-primitive", "minesweeper", "tictactoe", "sudoku")
+
+
+def _benchmark_question(preset: str) -> tuple[str, object]:
+    """(the policy game, a question of its benchmark) for a `examples/ppo.py` preset."""
+    import gymnasium as gym
+
+    if preset == "tictactoe":
+        from arcade_gym.tictactoe.game import TicTacToeGame
+
+        return "tictactoe", TicTacToeGame(3).question()
+    if preset == "sudoku":
+        from arcade_gym.sudoku.contract import SudokuQuestion
+        from arcade_gym.sudoku.sets import set_grids
+
+        grid = set_grids("v1", 2)[0]
+        return "sudoku", SudokuQuestion.from_puzzle(grid["puzzle"], grid["id"])
+    if preset == "tetris":
+        from arcade_gym.tetris.game import TetrisGame
+
+        return "tetris", TetrisGame("seed-01").question()
+    env_id = {
+        "snake": "arcade_gym/Snake-v0",
+        "tetris-primitive": "arcade_gym/TetrisPrimitive-v3",
+        "minesweeper": "arcade_gym/Minesweeper-v0",
+    }[preset]
+    env = gym.make(env_id)
+    env.reset(seed=5)
+    return preset, env.unwrapped.as_game().question()  # type: ignore[attr-defined]
+
+
+def _legal(game: str, answer: object, question: object) -> bool:
+    import importlib
+
+    if game == "tictactoe":
+        from arcade_gym.tictactoe.contract import check_answer
+
+        return bool(check_answer(question, answer).legal)  # type: ignore[arg-type]
+    if game == "sudoku":
+        from arcade_gym.sudoku.contract import validate as validate_grid
+
+        verdict = validate_grid(answer)
+        givens = question.puzzle  # type: ignore[attr-defined]
+        return verdict.usable and all(
+            g in ("0", f) for g, f in zip(givens, verdict.grid or "", strict=True)
+        )
+    module = {
+        "snake": "arcade_gym.snake.contract",
+        "minesweeper": "arcade_gym.minesweeper.contract",
+        "tetris": "arcade_gym.tetris.contract",
+        "tetris-primitive": "arcade_gym.tetris.primitive_contract",
+    }[game]
+    return bool(importlib.import_module(module).validate(answer, question).usable)
+
+
+@pytest.mark.parametrize("preset", PPO_PRESETS)
+def test_ppo_example_saves_a_model_the_policy_grammar_plays(
+    preset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policies.specs import make_policy
+
+    out = tmp_path / f"{preset}.pt"
+    _run_example(
+        monkeypatch, "ppo.py", "--preset", preset, "--timesteps", "1", "--envs", "4",
+        "--steps", "8", "--out", str(out), "--eval-games", "2",
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert f"saved {out}" in printed and "steps/s (env" in printed and "greedy, 2" in printed
+    assert out.with_suffix(".csv").read_text().startswith("steps,seconds,sps,env_sps")
+    game, question = _benchmark_question(preset)
+    policy = make_policy(f"ppo:{out}", game)
+    assert _legal(game, policy.act(question), question)

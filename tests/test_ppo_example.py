@@ -1,0 +1,112 @@
+"""The pieces of `examples/ppo.py` against hand-computed values: GAE, the masked categorical
+(sampling, log-probabilities, entropy) and the presets' reward shapings."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+import torch
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _example(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"{name}_under_test", EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
+
+
+ppo = _example("ppo")
+presets = sys.modules["ppo_presets"]
+
+
+def test_gae_matches_the_hand_computed_advantages() -> None:
+    # T = 3 steps of one game that ends with step 1; gamma 0.9, lambda 0.8.
+    rewards = torch.tensor([[1.0], [0.0], [2.0]])
+    values = torch.tensor([[0.5], [0.2], [0.1]])
+    dones = torch.tensor([[0.0], [1.0], [0.0]])
+    advantages, returns = ppo.gae(rewards, values, dones, torch.tensor([0.3]), 0.9, 0.8)
+    # t=2: 2 + 0.9*0.3 - 0.1 = 2.17; t=1 (ends): 0 - 0.2 = -0.2;
+    # t=0: delta 1 + 0.9*0.2 - 0.5 = 0.68, plus 0.9*0.8*(-0.2) = 0.536.
+    torch.testing.assert_close(advantages[:, 0], torch.tensor([0.536, -0.2, 2.17]))
+    torch.testing.assert_close(returns[:, 0], torch.tensor([1.036, 0.0, 2.27]))
+
+
+def test_gae_keeps_games_apart_across_the_batch() -> None:
+    rewards = torch.ones((4, 2))
+    values = torch.zeros((4, 2))
+    dones = torch.zeros((4, 2))
+    dones[1, 0] = 1.0
+    advantages, _ = ppo.gae(rewards, values, dones, torch.zeros(2), 1.0, 1.0)
+    assert advantages[:, 0].tolist() == [2.0, 1.0, 2.0, 1.0]  # two games of two steps
+    assert advantages[:, 1].tolist() == [4.0, 3.0, 2.0, 1.0]  # one game still running
+
+
+def test_masked_distribution_log_prob_and_entropy_by_hand() -> None:
+    logits = ppo.masked_logits(torch.tensor([[1.0, 2.0, 3.0]]), torch.tensor([[1, 0, 1]]) > 0)
+    p1, p3 = math.exp(1) / (math.exp(1) + math.exp(3)), math.exp(3) / (math.exp(1) + math.exp(3))
+    logp, entropy = ppo.log_prob_entropy(logits, torch.tensor([2]))
+    assert logp.item() == pytest.approx(math.log(p3), rel=1e-6)
+    assert entropy.item() == pytest.approx(-(p1 * math.log(p1) + p3 * math.log(p3)), rel=1e-6)
+    masked_logp, _ = ppo.log_prob_entropy(logits, torch.tensor([1]))
+    assert masked_logp.item() < -1e8  # a masked action is (numerically) impossible
+
+
+def test_sampling_follows_the_masked_softmax_and_never_a_masked_action() -> None:
+    torch.manual_seed(0)
+    logits = ppo.masked_logits(
+        torch.tensor([[0.0, math.log(3.0), 5.0]]).repeat(20_000, 1),
+        torch.tensor([[True, True, False]]).repeat(20_000, 1),
+    )
+    actions, logp = ppo.sample(logits)
+    assert not (actions == 2).any()
+    assert (actions == 1).float().mean().item() == pytest.approx(0.75, abs=0.015)
+    np.testing.assert_allclose(logp[actions == 1].numpy(), math.log(0.75), rtol=1e-5)
+
+
+def test_stack_potential_counts_holes_bumpiness_and_height() -> None:
+    board = np.zeros((1, 20, 10), np.uint8)
+    board[0, 19, :9] = 1  # a bottom row with column 9 empty
+    board[0, 18, 0] = 1  # column 0 two high
+    board[0, 17, 5] = 2  # the falling piece: not part of the stack
+    board[0, 17, 3] = 1
+    board[0, 19, 3] = 0  # a hole under (17, 3)... and (18, 3)
+    heights = [2, 1, 1, 3, 1, 1, 1, 1, 1, 0]
+    bumpiness = sum(abs(a - b) for a, b in itertools.pairwise(heights))
+    expected = -(0.5 * 2 + 0.1 * bumpiness + 0.1 * 3)
+    assert presets.stack_potential(board)[0] == pytest.approx(expected)
+
+
+def test_lines_reward_pays_new_lines_and_the_top_out() -> None:
+    preset = presets.PRESETS["tetris"]
+    rewards = presets.Rewards(preset, 2)
+    zero = np.zeros(2)
+    term, done = np.array([False, False]), np.array([False, False])
+    first = rewards(zero, None, term, done, {"lines": np.array([0, 2])})
+    assert first.tolist() == [0.0, 2.0]
+    term = done = np.array([True, False])
+    second = rewards(zero, None, term, done, {"lines": np.array([1, 2])})
+    assert second.tolist() == [1.0 + preset.top_out, 0.0]
+    still = np.array([False, False])
+    third = rewards(zero, None, still, still, {"lines": np.array([0, 3])})
+    assert third.tolist() == [0.0, 1.0]  # game 0 restarted from 0 lines
+
+
+def test_minesweeper_reward_and_win_metric() -> None:
+    preset = presets.PRESETS["minesweeper"]
+    rewards = presets.Rewards(preset, 3)
+    term = np.array([False, True, True])
+    infos = {"score": np.array([5, 71, 30])}  # easy: 81 - 10 = 71 safe cells
+    r = rewards(np.zeros(3), None, term, term, infos)
+    assert r.tolist() == pytest.approx([0.1, 1.0, -1.0])
+    assert rewards.metric(np.zeros(3), term, infos).tolist() == [0.0, 1.0, 0.0]
