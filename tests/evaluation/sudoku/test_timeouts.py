@@ -5,8 +5,10 @@ resume; `--timeout-s` is the documented flag, `--timeout-ms` its older spelling.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from evaluation.core.registry import register
 from evaluation.core.verify import log_files, verify_log
 from policies.base import DecisionContext
 from policies.sudoku import SolverPolicy
+from tests.policies.chat_server import ChatHandler, ChatServer, serving
 
 register(BENCHMARK)
 SLOW_GRID = "v1-t1-2"
@@ -88,6 +91,56 @@ def test_a_grid_whose_policy_times_out_is_aborted_not_scored_and_played_on_resum
     (report,) = again.reports
     assert report["tiers"] == {"1": {"solved": 6, "grids": 6}} and report["score"] == 100
     assert all(verify_log(p).ok for p in log_files([out / "logs"]))
+
+
+class SlowModel(ChatHandler):
+    """A chat endpoint that thinks `delay` seconds, then answers the solution."""
+
+    def do_POST(self) -> None:  # noqa: N802 (the http.server hook name)
+        body = self.read_json()
+        state: dict[str, Any] = self.server.state  # type: ignore[attr-defined]
+        state["requests"] += 1
+        time.sleep(state["delay"])
+        rows = [state["solution"][r * 9 : r * 9 + 9] for r in range(9)]
+        with contextlib.suppress(OSError):  # the client may have given up and closed
+            self.send_completion(body, json.dumps({"grid": rows, "confidence": 90}))
+
+
+def test_a_model_slower_than_the_safety_net_aborts_the_grid_and_a_resume_solves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against a chat server on 127.0.0.1: an `llm:` lane whose model is slower than the
+    timeout aborts the grid (never an unsolved grid); the same grid played again once the
+    model answers in time is solved and its log verifies."""
+    from policies.llm.chat_policy import ChatPolicy
+    from policies.llm.registry import ModelSpec
+    from policies.sudoku.prompt import PROMPT
+
+    monkeypatch.setenv("ARCADE_GYM_TEST_SLOW_KEY", "sk-local-test")
+    record = next(g for g in set_grids("v1") if g["id"] == SLOW_GRID)
+    state: dict[str, Any] = {"requests": 0, "delay": 2.0, "solution": record["solution"]}
+    with serving(ChatServer(SlowModel, state)) as server:
+        spec = ModelSpec.model_validate(
+            {
+                "slug": "slow",
+                "model": "test/slow",
+                "base_url": server.base_url,
+                "api_key_env": "ARCADE_GYM_TEST_SLOW_KEY",
+                "max_tokens": 4000,
+            }
+        )
+        policy = ChatPolicy(spec, PROMPT, spec.client(max_retries=0))
+        log = tmp_path / "g.jsonl"
+        with pytest.raises(GameAbortedError, match="timeout"):
+            play_sudoku_grid(policy, record, log, set_version="v1", timeout_ms=400.0)
+        events = [json.loads(line) for line in log.read_text().splitlines()]
+        assert [e["type"] for e in events] == ["header", "result"]
+        assert events[-1]["endReason"] == "aborted"
+        state["delay"] = 0.0
+        again = tmp_path / "again.jsonl"
+        saved = play_sudoku_grid(policy, record, again, set_version="v1", timeout_ms=30_000.0)
+    assert saved["outcome"] == "solved" and saved["attempts"] == 1
+    assert verify_log(again).ok
 
 
 @pytest.mark.parametrize(
