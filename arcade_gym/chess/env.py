@@ -13,7 +13,7 @@ from arcade_gym.chess.encoding import action_to_move
 from arcade_gym.chess.game import ChessGame
 from arcade_gym.chess.opponents import RULES, make_rule
 from arcade_gym.chess.positions import check_variant, start_board
-from arcade_gym.chess.render import render_ansi
+from arcade_gym.chess.render import render_ansi, render_rgb
 from arcade_gym.chess.rules import ACTION_SIZE, CHESS960_POSITIONS, OBS_PLANES
 from arcade_gym.core.args import check_choice, check_int, check_render_mode
 from arcade_gym.core.env import ArcadeEnv, StepResult, reset_options
@@ -56,7 +56,7 @@ class ChessEnv(ArcadeEnv[np.ndarray]):
     Versions: v0 (ruleset chess@1).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
     option_keys = frozenset({"seed", "start"})
     action_layout = "(file * 8 + rank) * 73 + plane, AlphaZero's 8x8x73 encoding"
     variants = ({"variant": "standard"}, {"variant": "chess960"})
@@ -161,12 +161,14 @@ class ChessEnv(ArcadeEnv[np.ndarray]):
         except ValueError as exc:
             return str(exc)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
             game = self.game
             status = game.result if game.over else ("white" if game.board.turn else "black")
             agent = "white" if self.side else "black"
             return render_ansi(game.board, header=f"{self.variant}, agent {agent}, {status}")
+        if self.render_mode == "rgb_array":  # from the agent's side, its colour at the bottom
+            return render_rgb(self.game.board, flipped=not self.side)
         return None
 
     def close(self) -> None:

@@ -67,6 +67,7 @@ from arcade_gym.core.actions import action_index
 from arcade_gym.core.args import check_choice, check_reward
 from arcade_gym.core.copying import KeepsViews
 from arcade_gym.core.game import Game
+from arcade_gym.core.keys import KeyMap
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import MaskedDiscrete
 
@@ -120,6 +121,9 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
     variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Constructor keywords spanning the env's boards (each difficulty or size): the checkers
     run on every one (`tests/core/`)."""
+    keys_to_action: ClassVar[KeyMap | None] = None
+    """Keys -> action for `gymnasium.utils.play` (`arcade_gym/core/keys.py`); None for a game
+    whose actions are not keys (cells, placements: `arcade-eval play` plays those)."""
 
     action_space: MaskedDiscrete
     _phase: int = _NEW
@@ -236,6 +240,15 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the legal actions (sb3-contrib's MaskablePPO calls this)."""
         return self._mask.astype(bool)
+
+    def get_keys_to_action(self) -> KeyMap:
+        """The keyboard map `gymnasium.utils.play` asks for (`keys_to_action`)."""
+        if self.keys_to_action is None:
+            raise NotImplementedError(
+                f"{type(self).__name__}'s actions are not keys ({self.action_layout or 'indices'}"
+                "): play it with `arcade-eval play`, or pass play(keys_to_action=...)"
+            )
+        return dict(self.keys_to_action)
 
     def as_game(self) -> Game[Any]:
         """The game this env plays, as a `Game` over this env's action indices

@@ -191,13 +191,13 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() first")
-        acts = self._checked(actions)
         if self.autoreset_mode == AutoresetMode.DISABLED and self._needs_reset.any():
             ended = np.flatnonzero(self._needs_reset)[:8].tolist()
             raise RuntimeError(
                 f"game(s) {ended} ended and autoreset_mode is DISABLED: restart them with "
                 "reset(options={'reset_mask': terminations | truncations}) before step()"
             )
+        acts = self._checked(actions)
         penalised = None
         counting = bool(self._illegal.any())
         resetting = self._needs_reset.copy()
@@ -235,8 +235,8 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
             self._ep_start[resetting] = time.perf_counter()
         ret += self.rewards
         length += 1
-        if self.max_episode_steps is not None:
-            over = (length >= self.max_episode_steps) & ~self._needs_reset
+        if self.max_episode_steps is not None:  # as TimeLimit: truncated, ending or not
+            over = length >= self.max_episode_steps
             if over.any():
                 self.truncations[over] = True
                 self._needs_reset[over] = True

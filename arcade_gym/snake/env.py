@@ -17,6 +17,7 @@ from arcade_gym.core.args import (
 )
 from arcade_gym.core.clock import Clock, check_clock
 from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.core.keys import K_DOWN, K_LEFT, K_RIGHT, K_UP, key_map
 from arcade_gym.core.warmup import warm
 from arcade_gym.snake import engine as E
 from arcade_gym.snake.game import SnakeGame
@@ -75,6 +76,9 @@ class SnakeEnv(ArcadeEnv[dict[str, Any]]):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
     masked_actions_legal = True  # the rules define the reversal: it keeps the heading
     action_layout = "0 up, 1 right, 2 down, 3 left"
+    keys_to_action = key_map(
+        {0: (K_UP, "w"), 1: (K_RIGHT, "d"), 2: (K_DOWN, "s"), 3: (K_LEFT, "a")}
+    )
     named_seed_help = "a NARCADE seed (an int such as 100, or a string)"
     variants = tuple({"difficulty": d} for d in DIFFICULTIES)
     observation_space: spaces.Dict

@@ -17,6 +17,7 @@ from arcade_gym.core.args import (
 )
 from arcade_gym.core.clock import Clock, check_clock
 from arcade_gym.core.env import ArcadeEnv, StepResult
+from arcade_gym.core.keys import K_DOWN, K_LEFT, K_RIGHT, K_SPACE, K_UP, key_map
 from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.game import TetrisGame
@@ -331,6 +332,16 @@ class TetrisPrimitiveEnv(ArcadeEnv[dict[str, Any]]):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}  # noqa: RUF012
     action_layout = ", ".join(f"{i} {name}" for i, name in enumerate(PRIMITIVE_CONTROLS))
+    keys_to_action = key_map(
+        {
+            0: (K_LEFT, "a"),
+            1: (K_RIGHT, "d"),
+            2: (K_UP, "x"),
+            3: ("z",),
+            4: (K_DOWN, "s"),
+            5: (K_SPACE,),
+        }
+    )
     variants = tuple({"difficulty": d} for d in CLASSIC_START_LEVEL)
 
     def __init__(

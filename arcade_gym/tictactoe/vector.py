@@ -200,7 +200,12 @@ class TicTacToeVectorEnv(ArcadeVectorEnv):
     ) -> None:
         n = check_num_envs(num_envs)
         check_choice("size", size, SIZES)
-        check_choice("opponent (vector env)", opponent, VECTOR_OPPONENTS)
+        if not any(opponent is o or opponent == o for o in VECTOR_OPPONENTS):
+            raise ValueError(
+                f"the native vector env plays only the {list(VECTOR_OPPONENTS)} partners (kernel "
+                f"rules), not {opponent!r:.60}: TicTacToeSelfPlayVectorEnv "
+                "(arcade_gym.selfplay) batches the others and callables"
+            )
         check_choice("agent_mark", agent_mark, AGENT_MARKS)
         if opponent_seed is not None:
             check_int("opponent_seed", opponent_seed)
