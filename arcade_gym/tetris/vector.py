@@ -23,6 +23,7 @@ from arcade_gym.tetris.rules import (
     CLASSIC_START_LEVEL,
     END_NONE,
     END_TOP_OUT,
+    HOLD_ACTION,
     N_ACTIONS,
     PIECE_CAP,
     PREVIEW,
@@ -118,6 +119,25 @@ def primitive_step(
 
 
 # --- placements ---------------------------------------------------------------------------------
+# What a game keeps of its listed candidates between steps: per action index, the placement
+# `engine.play_placement` needs (the rest of a candidate row is rebuilt from the board each step).
+# The search's candidate rows and features live in one scratch pair per kernel call, hot in the
+# cache, rather than ten kilobytes of int64 per game that every step would stream from memory.
+P_X, P_ROT, P_Y_START, P_Y_LAND, P_SPIN = range(5)
+PLAY_LEN = 5
+
+
+@njit(cache=True)
+def _keep_plays(st: np.ndarray, cinfo: np.ndarray, plays: np.ndarray) -> None:
+    for k in range(st[E.S_NCAND]):
+        a = cinfo[k, E.C_ACTION]
+        plays[a, P_X] = cinfo[k, E.C_X]
+        plays[a, P_ROT] = cinfo[k, E.C_ROT]
+        plays[a, P_Y_START] = cinfo[k, E.C_Y_START]
+        plays[a, P_Y_LAND] = cinfo[k, E.C_Y_LAND]
+        plays[a, P_SPIN] = cinfo[k, E.C_SPIN]
+
+
 @njit(cache=True)
 def _placement_game(
     seed: np.int64,
@@ -130,6 +150,7 @@ def _placement_game(
     cfeat: np.ndarray,
     mask: np.ndarray,
     featmat: np.ndarray,
+    plays: np.ndarray,
     work: np.ndarray,
     visited: np.ndarray,
 ) -> None:
@@ -137,6 +158,19 @@ def _placement_game(
     C.list_candidates_into(board, st, seq, cinfo, cfeat, work, visited)
     C.fill_action_view(st, cinfo, cfeat, mask, featmat)
     C.fill_landing_columns(board, st, cinfo, featmat)
+    _keep_plays(st, cinfo, plays)
+
+
+@njit(cache=True)
+def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One kernel call's search buffers, candidate rows and features, and a placement row."""
+    return (
+        np.empty(C.WORK_LEN, np.int64),
+        np.zeros(C.VISITED_LEN, np.int8),
+        np.zeros((E.MAX_CANDIDATES, E.C_ACTION + 1), np.int64),
+        np.zeros((E.MAX_CANDIDATES, E.FEATURES_LEN), np.int64),
+        np.zeros(E.C_ACTION + 1, np.int64),
+    )
 
 
 @njit(cache=True)
@@ -149,19 +183,17 @@ def placement_reset(
     seed_pos: np.ndarray,
     games: np.ndarray,
     nxt: np.ndarray,
-    cinfo: np.ndarray,
-    cfeat: np.ndarray,
+    plays: np.ndarray,
     mask: np.ndarray,
     featmat: np.ndarray,
 ) -> None:
     """New games in the listed slots, with their candidates listed."""
-    work = np.empty(C.WORK_LEN, np.int64)
-    visited = np.zeros(C.VISITED_LEN, np.int8)
+    work, visited, cinfo, cfeat, _ = _scratch()
     for j in range(games.shape[0]):
         i = games[j]
         _placement_game(
-            seeds[i, seed_pos[i]], board[i], st[i], seq[i], cfg, nxt[i], cinfo[i], cfeat[i],
-            mask[i], featmat[i], work, visited,
+            seeds[i, seed_pos[i]], board[i], st[i], seq[i], cfg, nxt[i], cinfo, cfeat, mask[i],
+            featmat[i], plays[i], work, visited,
         )  # fmt: skip
         seed_pos[i] += 1
 
@@ -179,8 +211,7 @@ def placement_step(
     actions: np.ndarray,
     needs_reset: np.ndarray,
     nxt: np.ndarray,
-    cinfo: np.ndarray,
-    cfeat: np.ndarray,
+    plays: np.ndarray,
     mask: np.ndarray,
     featmat: np.ndarray,
     rew: np.ndarray,
@@ -188,29 +219,45 @@ def placement_step(
     trunc: np.ndarray,
 ) -> None:
     """Games lo..hi-1: reset those that ended on the last step, play a placement (or hold) in the
-    others. Releases the GIL: disjoint slices may run on several threads at once."""
-    work = np.empty(C.WORK_LEN, np.int64)
-    visited = np.zeros(C.VISITED_LEN, np.int8)
+    others (`candidates.placement_step_into`, the placement read from `plays`). Releases the GIL:
+    disjoint slices may run on several threads at once."""
+    work, visited, cinfo, cfeat, row = _scratch()
     for i in range(lo, hi):
         rew[i] = 0.0
         term[i] = False
         trunc[i] = False
         if needs_reset[i]:
             _placement_game(
-                seeds[i, seed_pos[i]], board[i], st[i], seq[i], cfg, nxt[i], cinfo[i], cfeat[i],
-                mask[i], featmat[i], work, visited,
+                seeds[i, seed_pos[i]], board[i], st[i], seq[i], cfg, nxt[i], cinfo, cfeat,
+                mask[i], featmat[i], plays[i], work, visited,
             )  # fmt: skip
             seed_pos[i] += 1
             needs_reset[i] = False
             continue
-        if actions[i] < 0:
+        a = actions[i]
+        if a < 0:
             continue
-        rew[i] = C.placement_step_into(
-            board[i], st[i], seq[i], actions[i], cinfo[i], cfeat[i], mask[i], featmat[i], work,
-            visited,
-        )  # fmt: skip
-        _preview(st[i], seq[i], nxt[i])
-        _ends(st[i], i, term, trunc, needs_reset)
+        b, g, q = board[i], st[i], seq[i]
+        if a == HOLD_ACTION:
+            E.hold_piece(b, g, q)
+        else:
+            p = plays[i, a]
+            row[E.C_X] = p[P_X]
+            row[E.C_ROT] = p[P_ROT]
+            row[E.C_Y_START] = p[P_Y_START]
+            row[E.C_Y_LAND] = p[P_Y_LAND]
+            row[E.C_SPIN] = p[P_SPIN]
+            rew[i] = E.play_placement(b, g, q, row)
+        E.end_tick(g)
+        if g[E.S_END] == END_NONE:
+            C.generate_candidates_into(b, g, q, cinfo, cfeat, work, visited)
+        else:
+            g[E.S_NCAND] = 0
+        C.fill_action_view(g, cinfo, cfeat, mask[i], featmat[i])
+        C.fill_landing_columns(b, g, cinfo, featmat[i])
+        _keep_plays(g, cinfo, plays[i])
+        _preview(g, q, nxt[i])
+        _ends(g, i, term, trunc, needs_reset)
 
 
 class _TetrisVector(ArcadeVectorEnv):
@@ -342,9 +389,7 @@ class TetrisVectorEnv(_TetrisVector):
             piece_cap=piece_cap, tick_cap=tick_cap, placement_features=placement_features
         )
         self._arrays(n, template, SCORING_GUIDELINE, 0)
-        game = template.game
-        self._cinfo = np.zeros((n, *game.cinfo.shape), np.int64)
-        self._cfeat = np.zeros((n, *game.cfeat.shape), np.int64)
+        self._plays = np.zeros((n, N_ACTIONS, PLAY_LEN), np.int8)
         self._featmat = np.zeros((n, *template._featmat.shape), np.float32)
         self._setup(
             n,
@@ -360,15 +405,15 @@ class TetrisVectorEnv(_TetrisVector):
     def _kernel_reset(self, games: np.ndarray) -> None:
         placement_reset(
             self._board, self._st, self._seq, self._cfg, self._seeds, self._seed_pos, games,
-            self._nxt, self._cinfo, self._cfeat, self._masks, self._featmat,
+            self._nxt, self._plays, self._masks, self._featmat,
         )  # fmt: skip
 
     def _kernel_step(self, actions: np.ndarray) -> None:
         def kernel(lo: int, hi: int) -> None:
             placement_step(
                 lo, hi, self._board, self._st, self._seq, self._cfg, self._seeds, self._seed_pos,
-                actions, self._needs_reset, self._nxt, self._cinfo, self._cfeat, self._masks,
-                self._featmat, self.rewards, self.terminations, self.truncations,
+                actions, self._needs_reset, self._nxt, self._plays, self._masks, self._featmat,
+                self.rewards, self.terminations, self.truncations,
             )  # fmt: skip
 
         run_sliced(kernel, self.num_envs, self.threads)
