@@ -30,8 +30,9 @@ from evaluation.core.eventlog import from_jsonable, to_jsonable
 from evaluation.core.policy_call import CallOutcome, call_policy
 from policies.base import DecisionContext
 
-WALL_CLOCK_KEYS = frozenset({"latencyMs", "startedAt", "finishedAt"})
-"""Telemetry that measures wall time: kept out of logs (see `Call.record`)."""
+WALL_CLOCK_KEYS = frozenset({"latencyMs", "startedAt", "finishedAt", "fromCache"})
+"""Telemetry that measures wall time, or differs between a run and its cached re-run: kept out of
+logs (see `Call.record`)."""
 
 INCOMPLETE_ENDS = ("interrupted", "aborted", "stopped")
 """End reasons of a result line that mark a game as not finished (never counted, replayed)."""
@@ -121,6 +122,16 @@ class Call:
     outcome: CallOutcome
     elapsed_ms: float | None = None
     telemetry: Mapping[str, Any] | None = None
+    cached: bool = False
+    """Whether the reply came from a response cache (`--cache`): it took no model time."""
+
+    @property
+    def latency_ms(self) -> float | None:
+        """The model's latency as tables show it: None for a call that did not complete and for
+        a reply served from the cache (a cached re-run must not report the cache's 0.3 ms)."""
+        if self.cached or self.outcome.status != "ok":
+            return None
+        return self.outcome.latency_ms
 
     def record(self) -> dict[str, Any]:
         """The `call` block of a decision event. Wall-clock measurements (latency) are left out:
@@ -175,7 +186,16 @@ class LiveCaller:
                 elapsed = max(elapsed, limit_ms)
         if self.wire is not None and outcome.status == "ok":
             outcome = dataclasses.replace(outcome, answer=self.wire(outcome.answer, question))
-        return Call(outcome, elapsed, _telemetry(self.policy))
+        telemetry = _telemetry(self.policy)
+        return Call(outcome, elapsed, telemetry, _from_cache(self.policy, telemetry))
+
+
+def _from_cache(policy: Any, telemetry: Mapping[str, Any] | None) -> bool:
+    """Whether the policy's last reply came from its response cache: said by its telemetry
+    (`fromCache`) or by its last call record (`policies/llm/telemetry.py:LLMCall.from_cache`)."""
+    if telemetry is not None and telemetry.get("fromCache") is True:
+        return True
+    return getattr(getattr(policy, "last_call", None), "from_cache", False) is True
 
 
 def _telemetry(policy: Any) -> Mapping[str, Any] | None:

@@ -95,7 +95,7 @@ def test_the_leaderboard_page_shows_the_numbers_of_leaderboard_json(
     board = json.loads((tetris_site / "tetris" / "leaderboard.json").read_text())
     browser.get(file_url(tetris_site / "tetris" / "index.html"))
     headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard th")]
-    assert headers[:3] == ["#", "Brain", "Score"] and len(headers) == 9
+    assert headers[:3] == ["#", "Brain", "Score"] and len(headers) == 10
     rows = browser.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr")
     assert len(rows) == len(board["rows"])
     for row, want in zip(rows, board["rows"], strict=True):
@@ -109,9 +109,10 @@ def test_the_leaderboard_page_shows_the_numbers_of_leaderboard_json(
         assert _number(cells[4]) == pytest.approx(want["lines"], abs=0.05)
         assert _number(cells[5]) == pytest.approx(want["latencyMs"], abs=0.05)
         assert cells[6] == "—"  # local brains are not priced
-        assert int(cells[7]) == want["blitz"]["levelReached"]
+        assert cells[7] == "—"  # nor do they report tokens
+        assert int(cells[8]) == want["blitz"]["levelReached"]
         share = 100 * want["blitz"]["inTimeShare"]
-        assert _number(cells[8].rstrip("%")) == pytest.approx(share, abs=0.05)
+        assert _number(cells[9].rstrip("%")) == pytest.approx(share, abs=0.05)
     pairs = browser.find_elements(By.CSS_SELECTOR, "#head-to-head tbody tr")
     assert len(pairs) == len(board["headToHead"])
     first = _cells(pairs[0])

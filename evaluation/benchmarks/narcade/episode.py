@@ -424,7 +424,8 @@ def play_narcade(
     t0 = time.perf_counter()
 
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
-        record.latencies_ms.append(call.outcome.latency_ms)
+        if not call.cached:  # a reply from the response cache took no model time
+            record.latencies_ms.append(call.outcome.latency_ms)
         record.add_usage(call.telemetry)
         if judged.status == "invalid":
             record.invalid_actions += 1

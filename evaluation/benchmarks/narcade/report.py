@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evaluation.benchmarks.narcade.results import read_json, result_path
+from evaluation.core.money import usd
 
 
 def mean_score_table(output_dir: str | Path) -> str:
@@ -43,7 +44,8 @@ def mean_score_table(output_dir: str | Path) -> str:
 
 
 def _usage_lines(out: Path, models: list[str], games: list[str], width: int) -> list[str]:
-    """Tokens (in / out) and dollars per game, for the models whose calls reported them."""
+    """Total tokens (in / out) and dollars per game, for the models whose calls reported them
+    (dollars through `evaluation/core/money.py`, so a cost under a cent keeps its digits)."""
     rows = []
     for spec in models:
         cells, any_usage = [], False
@@ -55,8 +57,7 @@ def _usage_lines(out: Path, models: list[str], games: list[str], width: int) -> 
             cost = summary.get("costUsd")
             if episodes and (tokens_in is not None or cost is not None):
                 any_usage = True
-                dollars = "n/a" if cost is None else f"${cost / episodes:.4f}"
-                text = f"{(tokens_in or 0) // episodes}/{(tokens_out or 0) // episodes} {dollars}"
+                text = f"{tokens_in or 0:,}/{tokens_out or 0:,} {usd(cost)}"
             else:
                 text = "-"
             cells.append(f"{text:>24}")
@@ -64,5 +65,5 @@ def _usage_lines(out: Path, models: list[str], games: list[str], width: int) -> 
             rows.append(f"{spec:<{width}}" + "".join(cells))
     if not rows:
         return []
-    header = f"{'per game: tokens in/out, cost':<{width}}" + "".join(f"{g:>24}" for g in games)
+    header = f"{'total: tokens in/out, cost':<{width}}" + "".join(f"{g:>24}" for g in games)
     return ["", header, "-" * len(header), *rows]

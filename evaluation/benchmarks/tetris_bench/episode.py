@@ -330,8 +330,10 @@ def play_tetris(
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
         nonlocal cost
         result.decisions += 1
-        if call.outcome.status == "ok":
-            result.latencies_ms.append(call.outcome.latency_ms)
+        if call.latency_ms is not None:  # completed, and not served from the cache
+            result.latencies_ms.append(call.latency_ms)
+        result.prompt_tokens += _tokens(call, "promptTokens")
+        result.completion_tokens += _tokens(call, "completionTokens")
         if judged.status == "invalid":
             result.invalid += 1
         elif judged.status == "stale":
@@ -376,3 +378,9 @@ def play_tetris(
         (risk, topped_out and game.pieces - before <= RISK_HORIZON) for before, risk in risks
     ]
     return result
+
+
+def _tokens(call: Call, key: str) -> int:
+    """A token count the call's telemetry reported (0 when none, or not a count)."""
+    value = (call.telemetry or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

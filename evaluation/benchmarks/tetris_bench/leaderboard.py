@@ -52,6 +52,7 @@ from evaluation.benchmarks.tetris_bench.leaderboard_render import (
     row_cells,
     to_markdown,
     to_text,
+    tokens_text,
 )
 from evaluation.benchmarks.tetris_bench.records import GameResult
 from evaluation.core.stats import (
@@ -95,6 +96,7 @@ __all__ = [
     "to_json",
     "to_markdown",
     "to_text",
+    "tokens_text",
 ]
 
 
@@ -203,6 +205,8 @@ def build_leaderboard(
                 "lines": sum(g.lines for g in iq) / len(iq),
                 "latency_ms": median_latency(games),
                 "cost_per_100": cost_per_100(games),
+                "prompt_tokens": sum(g.prompt_tokens for g in games),
+                "completion_tokens": sum(g.completion_tokens for g in games),
                 "priced_calls": sum(g.priced_calls for g in games),
                 "unpriced_calls": sum(g.unpriced_calls for g in games),
                 "blitz": _blitz_summary(blitz),

@@ -51,6 +51,8 @@ class Row:
     lines: float
     latency_ms: float | None
     cost_per_100: float | None  # None: nothing priced (a local brain), shown as a dash
+    prompt_tokens: int
+    completion_tokens: int
     priced_calls: int
     unpriced_calls: int
     blitz: BlitzSummary | None  # None: "not run"

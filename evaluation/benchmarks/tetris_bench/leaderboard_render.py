@@ -6,10 +6,10 @@ site's pages (`site.py`), so every rendering shows the same figures the same way
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 from evaluation.benchmarks.tetris_bench.leaderboard_model import Leaderboard, Pair, Row
+from evaluation.core.money import usd
 
 DASH = "—"
 NOT_RUN = "not run"
@@ -21,6 +21,7 @@ COLUMNS = (
     "Lines",
     "Latency",
     "$ / 100 decisions",
+    "Tokens in / out",
     "Blitz · Level reached",
     "Blitz · Answered in time",
 )
@@ -40,20 +41,21 @@ def latency_text(ms: float | None) -> str:
     return f"{ms:.1f} ms" if ms < 10.0 else f"{ms:.0f} ms"
 
 
-def money_text(usd: float | None) -> str:
-    """Dollars to three significant figures: a cost per 100 decisions is often below a cent."""
-    if usd is None:
+def money_text(amount: float | None) -> str:
+    """Dollars through the one money formatter (`evaluation/core/money.py`: a cost per 100
+    decisions is often below a cent); a dash when nothing was priced."""
+    return usd(amount, none=DASH)
+
+
+def tokens_text(prompt: int, completion: int) -> str:
+    """`12,345 / 678` tokens sent / received; a dash for a brain that reported none."""
+    if prompt == 0 and completion == 0:
         return DASH
-    if usd == 0.0:
-        return "$0"
-    if usd >= 1.0:
-        return f"${usd:,.2f}"
-    decimals = min(8, 2 - math.floor(math.log10(usd)))
-    return f"${usd:.{decimals}f}"
+    return f"{prompt:,} / {completion:,}"
 
 
 def row_cells(r: Row) -> list[str]:
-    """The nine table cells of a row, shared by the Markdown and terminal renderings."""
+    """The table cells of a row (`COLUMNS`), shared by the Markdown and terminal renderings."""
     brain = f"{r.name} ({', '.join(x for x in (r.kind, r.provider) if x)})" if r.kind else r.name
     if r.half_width is not None:
         spread = f"±{number_text(r.half_width)}"
@@ -73,6 +75,7 @@ def row_cells(r: Row) -> list[str]:
         number_text(r.lines),
         latency_text(r.latency_ms),
         money_text(r.cost_per_100),
+        tokens_text(r.prompt_tokens, r.completion_tokens),
         level,
         in_time,
     ]
@@ -135,7 +138,7 @@ def to_markdown(lb: Leaderboard) -> str:
     def line(cells: Iterable[str]) -> str:
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 
-    aligns = ["---:", ":---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]
+    aligns = ["---:", ":---", *["---:"] * (len(COLUMNS) - 2)]
     out = [line(COLUMNS), "|" + "|".join(aligns) + "|"]
     out += [line(row_cells(r)) for r in lb.rows]
     out.append("")

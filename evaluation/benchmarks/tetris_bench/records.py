@@ -32,7 +32,10 @@ class GameResult:
     """One brain, one seed, one mode: the numbers the leaderboard is built from.
 
     `risks` pairs each reported risk with whether the game topped out within the next ten pieces
-    (the Brier score's outcome). `latencies_ms` holds completed calls only (aborted ones excluded).
+    (the Brier score's outcome). `latencies_ms` holds completed calls only (aborted ones and
+    replies served from the response cache excluded: they took no model time). `prompt_tokens`
+    and `completion_tokens` sum what the calls' telemetry reported (cached replies included: the
+    tokens their request used).
     `cap_detail` says which cap ended a `piece cap` game (`"piece cap"` or `"tick cap"`).
     """
 
@@ -49,6 +52,8 @@ class GameResult:
     decisions: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     cost_usd: float | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     priced_calls: int = 0
     unpriced_calls: int = 0
     invalid: int = 0

@@ -32,6 +32,7 @@ from evaluation.benchmarks.tetris_bench.leaderboard import (
     pair_cells,
     pair_title,
     row_cells,
+    tokens_text,
 )
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
 from evaluation.core.rundir import MANIFEST, safe_name
@@ -187,7 +188,7 @@ def run_pages(run: TetrisRun, build: SiteBuild, base: str) -> None:
         rows.append(cells)
     notes = join(Markup(f'<p class="footnote">{esc(note)}</p>') for note in footnotes(lb))
     parts = [
-        table(COLUMNS, rows, numeric=(0, 2, 3, 4, 5, 6, 7, 8), table_id="leaderboard"),
+        table(COLUMNS, rows, numeric=(0, *range(2, len(COLUMNS))), table_id="leaderboard"),
         notes,
         Markup(
             f"<p>{link('leaderboard.json', 'leaderboard.json')}: every figure of this table.</p>"
@@ -323,6 +324,7 @@ def brain_page(
         ("Mean lines", esc(number_text(row.lines))),
         ("Median latency", esc(latency_text(row.latency_ms))),
         ("$ / 100 decisions", esc(money_text(row.cost_per_100))),
+        ("Tokens in / out", esc(tokens_text(row.prompt_tokens, row.completion_tokens))),
         ("Elo", esc(elo)),
         (
             "Brier (top-out risk)",

@@ -469,8 +469,8 @@ def _record(
     calls: list[dict[str, Any]] = []
 
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
-        ms = call.outcome.latency_ms
-        latency = round(ms, 3) if math.isfinite(ms) else None
+        ms = call.outcome.latency_ms  # any finished call's time, but not the cache's
+        latency = round(ms, 3) if math.isfinite(ms) and not call.cached else None
         entry: dict[str, Any] = {"latencyMs": latency, "instructions": event["instructions"]}
         if event["call"].get("usage"):
             entry["usage"] = event["call"]["usage"]

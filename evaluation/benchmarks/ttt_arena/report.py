@@ -15,6 +15,7 @@ from typing import Any
 from arcade_gym.tictactoe.rules import RULESET_ID, SIZES
 from evaluation.benchmarks.ttt_arena.grading import WEIGHTS, grade_for, weighted_score
 from evaluation.benchmarks.ttt_arena.suite import CATEGORIES, CATEGORY_TITLES
+from evaluation.core.money import usd
 from policies.tictactoe import BUILTINS
 
 REPORT_VERSION = 2
@@ -43,7 +44,8 @@ class PositionResult:
     move: tuple[int, int] | None
     passed: bool
     reason: str | None
-    ms: float
+    ms: float | None
+    """The move's wall time (None: not timed, a reply from the response cache)."""
     instructions: int | None
 
     def to_dict(self, timings: bool = True) -> dict[str, Any]:
@@ -58,7 +60,7 @@ class PositionResult:
             "instructions": self.instructions,
         }
         if timings:
-            out["ms"] = round(self.ms, 3)
+            out["ms"] = None if self.ms is None else round(self.ms, 3)
         return out
 
 
@@ -94,9 +96,11 @@ class MatchResult:
 @dataclass
 class MoveStats:
     """Cost of the engine's moves: wall milliseconds, Brainfuck instructions when reported, and
-    an LLM's tokens and dollars when its calls report them (`usage` of each decision)."""
+    an LLM's tokens and dollars when its calls report them (`usage` of each decision). A move
+    without a measured time (a reply served from the response cache) is left out of the times."""
 
     moves: int = 0
+    timed: int = 0
     ms_total: float = 0.0
     ms_max: float = 0.0
     counted: int = 0
@@ -108,12 +112,14 @@ class MoveStats:
     cost_usd: float | None = None
 
     def add(
-        self, ms: float, instructions: int | None, usage: Mapping[str, Any] | None = None
+        self, ms: float | None, instructions: int | None, usage: Mapping[str, Any] | None = None
     ) -> None:
-        """Record one move."""
+        """Record one move (`ms` None: not timed)."""
         self.moves += 1
-        self.ms_total += ms
-        self.ms_max = max(self.ms_max, ms)
+        if ms is not None:
+            self.timed += 1
+            self.ms_total += ms
+            self.ms_max = max(self.ms_max, ms)
         if instructions is not None:
             self.counted += 1
             self.instructions_total += instructions
@@ -138,8 +144,8 @@ class MoveStats:
             "costUsd": None if self.cost_usd is None else round(self.cost_usd, 6),
         }
         if timings:
-            out["avgMs"] = round(self.ms_total / self.moves, 3) if self.moves else None
-            out["maxMs"] = round(self.ms_max, 3)
+            out["avgMs"] = round(self.ms_total / self.timed, 3) if self.timed else None
+            out["maxMs"] = round(self.ms_max, 3) if self.timed else None
         return out
 
 
@@ -276,15 +282,17 @@ class ArenaReport:
             )
         stats = self.move_stats
         cost = f"moves {stats.moves}"
-        if stats.moves:
-            cost += f", avg {stats.ms_total / stats.moves:.2f} ms, max {stats.ms_max:.1f} ms"
+        if stats.timed:
+            cost += f", avg {stats.ms_total / stats.timed:.2f} ms, max {stats.ms_max:.1f} ms"
+        if stats.moves > stats.timed:
+            cost += f" ({stats.moves - stats.timed} untimed: replies from the cache)"
         if stats.counted:
             avg = stats.instructions_total / stats.counted
             cost += (
                 f"; instructions avg {avg / 1e6:.2f} M, max {stats.instructions_max / 1e6:.2f} M"
             )
         if stats.model_calls:
-            dollars = "n/a" if stats.cost_usd is None else f"${stats.cost_usd:.4f}"
+            dollars = usd(stats.cost_usd)
             cost += (
                 f"; tokens {stats.prompt_tokens:,} in / {stats.completion_tokens:,} out, "
                 f"cost {dollars}"
@@ -301,13 +309,13 @@ class ArenaReport:
 
 def _calls(
     saved: Mapping[str, Any],
-) -> list[tuple[float, int | None, Mapping[str, Any] | None]]:
-    """(wall ms, instructions, usage) of each call of a saved game."""
+) -> list[tuple[float | None, int | None, Mapping[str, Any] | None]]:
+    """(wall ms or None when untimed, instructions, usage) of each call of a saved game."""
     out = []
     for call in saved.get("calls") or []:
         ms = call.get("latencyMs")
         out.append(
-            (float(ms) if ms is not None else 0.0, call.get("instructions"), call.get("usage"))
+            (float(ms) if ms is not None else None, call.get("instructions"), call.get("usage"))
         )
     return out
 

@@ -68,7 +68,11 @@ def test_an_llm_model_plays_every_game_into_verified_logs(
         episode = data["episodes"][0]
         assert episode["promptTokens"] > 0 and episode["completionTokens"] > 0
         assert data["summary"]["promptTokens"] == episode["promptTokens"]
-    assert "per game: tokens in/out, cost" in mean_score_table(out)
+    table = mean_score_table(out)
+    assert "total: tokens in/out, cost" in table
+    summary = read_json(out / entry["files"][GAMES[0]])["summary"]
+    totals = f"{summary['promptTokens']:,}/{summary['completionTokens']:,} "
+    assert totals in table and "$" in table.split(totals, 1)[1].split()[0]
     logs = log_files([out / "logs"])
     assert len(logs) == len(GAMES)
     for log in logs:

@@ -17,6 +17,7 @@ from evaluation.benchmarks.tetris_bench.leaderboard import (
     Leaderboard,
     build_leaderboard,
     cost_per_100,
+    leaderboard_from_json,
     load_index,
     median_latency,
     merge_index,
@@ -158,7 +159,23 @@ def test_local_brains_show_a_dash_for_cost_and_hosted_brains_a_price() -> None:
     assert rows["heur"].cost_per_100 is None
     md = to_markdown(lb)
     assert markdown_cells(md, "Heuristic")[6] == "—"
-    assert markdown_cells(md, "Some Model")[6] == "$0.0200"
+    assert markdown_cells(md, "Some Model")[6] == "$0.02"  # evaluation/core/money.py:usd
+
+
+def test_token_totals_are_summed_over_every_game_and_a_cost_under_a_cent_keeps_its_digits() -> None:
+    hosted = iq_run(
+        "llm", STRONG, cost_usd=0.0011, priced_calls=100, prompt_tokens=1200, completion_tokens=30
+    )
+    lb = build_leaderboard(hosted + iq_run("heur", WEAK))
+    rows = rows_by_slug(lb)
+    assert (rows["llm"].prompt_tokens, rows["llm"].completion_tokens) == (12_000, 300)
+    md = to_markdown(lb)
+    assert COLUMNS[7] == "Tokens in / out"
+    assert markdown_cells(md, "Some Model")[7] == "12,000 / 300"
+    assert markdown_cells(md, "Heuristic")[7] == "—"  # a local brain reports no tokens
+    assert markdown_cells(md, "Some Model")[6] == "$0.0011"  # $0.011 over 1,000 decisions
+    again = leaderboard_from_json(to_json(lb))
+    assert rows_by_slug(again)["llm"].prompt_tokens == 12_000
 
 
 def test_blitz_columns_show_level_and_in_time_share_or_not_run() -> None:
@@ -173,8 +190,8 @@ def test_blitz_columns_show_level_and_in_time_share_or_not_run() -> None:
     assert rows["llm"].blitz.in_time_share == pytest.approx(75 / 100)
     assert rows["heur"].blitz is None
     md = to_markdown(lb)
-    assert markdown_cells(md, "Some Model")[7:] == ["5", "75.0%"]
-    assert markdown_cells(md, "Heuristic")[7:] == ["not run", "not run"]
+    assert markdown_cells(md, "Some Model")[8:] == ["5", "75.0%"]
+    assert markdown_cells(md, "Heuristic")[8:] == ["not run", "not run"]
 
 
 def test_latency_is_the_median_of_completed_calls_over_both_modes() -> None:
