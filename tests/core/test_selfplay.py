@@ -232,3 +232,25 @@ def test_the_vector_form_refuses_a_wrong_batched_answer() -> None:
     venv.step(np.full(4, 1))  # the learner (X everywhere) on 1, the opponent answers 0
     with pytest.raises(RuntimeError, match="mask forbids"):
         venv.step(np.full(4, 2))
+
+
+def test_tictactoe_v0_takes_a_callable_opponent_that_sees_its_own_side() -> None:
+    import gymnasium as gym
+
+    seen: list[np.ndarray] = []
+
+    def opponent(obs: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(obs.copy())
+        return first_empty(obs, mask)
+
+    env: Any = gym.make("arcade_gym/TicTacToe-v0", opponent=opponent).unwrapped
+    env.reset(seed=0)
+    obs, *_, info = env.step(4)  # X on the centre; the opponent (O) answers the first empty: 0
+    assert info["opponent_move"] == 0 and obs[0, 0, 1] == 1
+    assert seen[0][1, 1, 1] == 1 and seen[0][:, :, 0].sum() == 0  # our X is its opponent's
+    with pytest.raises(TypeError, match="callable"):
+        gym.make("arcade_gym/TicTacToe-v0", opponent=3)
+    bad: Any = gym.make("arcade_gym/TicTacToe-v0", opponent=lambda obs, mask: 4).unwrapped
+    bad.reset(seed=0)
+    with pytest.raises(RuntimeError, match="occupied"):
+        bad.step(4)
