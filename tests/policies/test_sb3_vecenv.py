@@ -5,6 +5,8 @@ mode, and the README's snippet."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,16 @@ def _legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def test_the_old_import_path_is_the_same_class() -> None:
     assert OldPath is NativeVecEnv
+
+
+def test_import_arcade_gym_does_not_import_sb3() -> None:
+    code = (
+        "import sys, arcade_gym, gymnasium as gym; gym.make('arcade_gym/Snake-v0'); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'stable_baselines3' "
+        "or m == 'arcade_gym.sb3'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("env_id", VECTOR_IDS)
