@@ -67,3 +67,30 @@ def test_the_arena_leaves_cached_replies_out_of_its_move_times(
     text = (second / "report.txt").read_text()
     assert f"{again['moves']} untimed: replies from the cache" in text
     assert f"tokens {stats['promptTokens']:,} in / {stats['completionTokens']:,} out" in text
+
+
+def test_the_probe_takes_several_policies_and_shows_tokens_and_cost_per_policy(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    models = model.models_file(tmp_path)
+    report = tmp_path / "probe.json"
+    argv = ["tetris-bench", "probe", "--policy", "llm:mock", "--policy", "heuristic"]
+    argv += ["--models-file", str(models), "--json", str(report)]
+    code = cli.main(argv)
+    llm, heuristic = json.loads(report.read_text())
+    assert code == (0 if llm["passed"] else 1)
+    assert (llm["brain"], heuristic["brain"]) == ("mock", "heuristic")
+    usage = llm["usage"]
+    assert usage["calls"] == 20 and usage["promptTokens"] > 0 and usage["completionTokens"] > 0
+    assert usage["costUsd"] is not None and usage["costUsd"] > 0
+    assert heuristic["usage"] == {
+        "calls": 0,
+        "promptTokens": 0,
+        "completionTokens": 0,
+        "costUsd": None,
+    }
+    out = capsys.readouterr().out
+    summary = out.split("probe summary (2 brains)\n", 1)[1].splitlines()
+    spent = f"tokens {usage['promptTokens']:,} in / {usage['completionTokens']:,} out, cost "
+    assert summary[0].split()[0] == "mock" and spent + usd(usage["costUsd"]) in summary[0]
+    assert summary[1].split()[:3] == ["heuristic", "20/20", "PASSED"]

@@ -120,18 +120,25 @@ def add_parsers(sub: Any) -> None:
     )
 
 
-PROBE_HELP = "ten fixed positions: does the brain avoid adding holes?"
+PROBE_HELP = "ten fixed positions: do the brains avoid adding holes?"
 PROBE_DESCRIPTION = (
-    "Ask a brain the ten probe positions in both candidate orders. It passes when it never "
-    "picks a candidate that adds a hole. `arcade-eval probe` is the older spelling."
+    "Ask each brain (--policy, repeatable) the ten probe positions in both candidate orders. "
+    "A brain passes when it never picks a candidate that adds a hole; an LLM brain's report "
+    "also shows the tokens and cost of its calls, and several brains end with a summary line "
+    "each. Exit 0 when every brain passes, 1 when one fails. `arcade-eval probe` is the older "
+    "spelling."
 )
 
 
 def _add_probe_arguments(probe: argparse.ArgumentParser) -> None:
     """The arguments of `tetris-bench probe` (and of the old `probe`)."""
     add_policy_option(probe, aliases=("--brain",), builtins=", ".join(LOCAL_BRAINS))
-    probe.add_argument("--json", metavar="PATH", help="also write the report as JSON")
-    add_model_options(probe)
+    probe.add_argument(
+        "--json",
+        metavar="PATH",
+        help="also write the report as JSON (a list of reports for several brains)",
+    )
+    add_model_options(probe, runs=False)
     probe.set_defaults(handler=cmd_probe)
 
 
@@ -235,20 +242,26 @@ def cmd_tetris(args: argparse.Namespace) -> int:
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
-    """Run the probe for one brain; exit 1 when it fails."""
-    from evaluation.benchmarks.tetris_bench.probe import format_report, run_probe
+    """Run the probe for each brain given; exit 1 when one fails."""
+    from evaluation.benchmarks.tetris_bench.probe import format_report, format_summary, run_probe
     from evaluation.core.errors import RunError
 
     try:
         specs = policies_from(args)
-        if len(specs) != 1:
-            raise RunError("probe takes exactly one --policy, e.g. --policy heuristic")
-        brain = make_tetris_brain(specs[0], spec_options(args))
+        if not specs:
+            raise RunError("probe needs a --policy (repeatable), e.g. --policy heuristic")
+        options = spec_options(args)
+        brains = [make_tetris_brain(spec, options) for spec in specs]
     except RunError as error:
         print(f"arcade-eval {BENCHMARK_ID} probe: {error}", file=sys.stderr)
         return 2
-    report = run_probe(brain)
-    print(format_report(report))
+    reports = []
+    for brain in brains:
+        reports.append(run_probe(brain))
+        print(format_report(reports[-1]))
+    if len(reports) > 1:
+        print(format_summary(reports))
     if args.json:
-        write_text_atomic(Path(args.json), json.dumps(report.to_dict(), indent=1) + "\n")
-    return 0 if report.passed else 1
+        data: Any = [r.to_dict() for r in reports] if len(reports) > 1 else reports[0].to_dict()
+        write_text_atomic(Path(args.json), json.dumps(data, indent=1) + "\n")
+    return 0 if all(r.passed for r in reports) else 1
