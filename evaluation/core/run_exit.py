@@ -101,8 +101,8 @@ def stop_line(
         )
     command = resume_command(args, output_dir)
     return (
-        f"stopped: {reason}; {missing} {unit} missing. Once the cause is fixed (the endpoint is "
-        f"back), resume with: {command}"
+        f"stopped: {reason}; {missing} {unit} missing. Once the cause is fixed (the endpoint "
+        f"back, the key valid), resume with: {command}"
     )
 
 

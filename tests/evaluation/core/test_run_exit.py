@@ -50,8 +50,8 @@ def test_a_stop_on_our_side_is_one_line_with_the_resume_command_and_exit_1() -> 
     )
     assert status == STOPPED == 1
     assert out.getvalue() == (
-        "stopped: the endpoint died; 4 games missing. Once the cause is fixed (the endpoint is "
-        "back), resume with: arcade-eval ttt-arena --output-dir d\n"
+        "stopped: the endpoint died; 4 games missing. Once the cause is fixed (the endpoint "
+        "back, the key valid), resume with: arcade-eval ttt-arena --output-dir d\n"
     )
 
 
