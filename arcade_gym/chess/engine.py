@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.chess.rules import AUX_PLANES, HISTORY, OBS_PLANES, PLANES_PER_BOARD
 
@@ -26,7 +26,7 @@ def _cell(square: int, player: int) -> tuple[int, int]:
     return (square // 8 if player == 1 else 7 - square // 8), square % 8
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"sq": int64})
 def fill_observation(
     hist: np.ndarray,
     newest: int,
@@ -55,7 +55,7 @@ def fill_observation(
         row = hist[(newest - k) % HISTORY]
         base = AUX_PLANES + k * PLANES_PER_BOARD
         occupied = row[6] | row[7]
-        sq = 0
+        sq = 0  # an int64 local: a literal 0 would compile `_cell` twice
         while occupied:
             if occupied & np.uint64(1):
                 bit = np.uint64(1) << np.uint64(sq)

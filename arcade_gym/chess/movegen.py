@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.chess import encoding
 from arcade_gym.chess.rules import ACTION_SIZE
@@ -97,7 +97,7 @@ def _slider_hits(sq: int, occ: np.uint64, targets: np.uint64, first: int, last: 
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"rook_first": int64, "bishop_first": int64, "bishop_last": int64})
 def _attacked(
     sq: int,
     occ: np.uint64,
@@ -115,9 +115,11 @@ def _attacked(
         return True
     if PAWN_ATTACKS[1 if attacker_white else 0, sq] & pawns:
         return True
-    if straight and _slider_hits(sq, occ, straight, 0, 4):
+    # Typed locals, not literal constants: `_slider_hits` compiles once, not once per pair.
+    rook_first, bishop_first, bishop_last = 0, 4, 8
+    if straight and _slider_hits(sq, occ, straight, rook_first, bishop_first):
         return True
-    return bool(diagonal) and _slider_hits(sq, occ, diagonal, 4, 8)
+    return bool(diagonal) and _slider_hits(sq, occ, diagonal, bishop_first, bishop_last)
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.core.seeding import FNV32_OFFSET, fnv1a32_byte, fnv1a32_word, splitmix64
 from arcade_gym.minesweeper.rules import (
@@ -128,7 +128,7 @@ def _end(st: np.ndarray, mask: np.ndarray, status: int) -> None:
         mask[a] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"lost": int64, "won": int64})
 def _reveal(
     field: np.ndarray,
     view: np.ndarray,
@@ -144,8 +144,9 @@ def _reveal(
     never changed by the game). Revealing the last safe cell wins.
     """
     st[S_LAST] = start
+    lost, won = LOST, WON  # int64 locals: literal statuses would compile `_end` once per status
     if field[start] == MINE:
-        _end(st, mask, LOST)
+        _end(st, mask, lost)
         return 0
     rows = st[S_ROWS]
     cols = st[S_COLS]
@@ -183,7 +184,7 @@ def _reveal(
                     top += 1
     st[S_REVEALED] += gained
     if st[S_REVEALED] == n - st[S_MINES]:
-        _end(st, mask, WON)
+        _end(st, mask, won)
     return gained
 
 
@@ -237,7 +238,7 @@ def new_board(
 
 
 # --- play -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, locals={"capped": int64})
 def step(
     field: np.ndarray,
     view: np.ndarray,
@@ -269,8 +270,9 @@ def step(
             view[i] = FLAGGED
             st[S_FLAGS] += 1
             mask[i] = 0
+    capped = CAPPED  # an int64 local, as in `_reveal`
     if st[S_STATUS] == PLAYING and st[S_DECISIONS] >= st[S_MAX_DECISIONS]:
-        _end(st, mask, CAPPED)
+        _end(st, mask, capped)
     return gained
 
 

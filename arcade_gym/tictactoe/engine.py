@@ -10,7 +10,7 @@ O(windows through the cell), so a window that "would complete a line for a side"
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.tictactoe.rules import DRAW, ILLEGAL, ONGOING, WIN
 
@@ -161,7 +161,7 @@ def add_threat(
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"m": int64})
 def winning_squares(
     board: np.ndarray,
     cnt: np.ndarray,
@@ -176,7 +176,7 @@ def winning_squares(
     Writes them into `out` and returns how many, stopping early at `limit` (pass n*n for all).
     `seen` is an all-zero int8 scratch of n*n cells and is all-zero again on return.
     """
-    m = 0
+    m = 0  # an int64 local: a literal 0 would compile `add_threat` twice
     for w in range(windows.shape[0]):
         m = add_threat(board, cnt, windows, w, side, out, seen, m)
         if m >= limit:
