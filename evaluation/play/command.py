@@ -46,7 +46,8 @@ def add_parser(sub: Any) -> None:
         help="play a game yourself in the terminal; the game is a log `verify` accepts",
         description="A person plays with the keyboard (curses) on the benchmark's own engine and "
         "protocol; keystrokes are the answers, recorded as the benchmark records any policy's. "
-        "Press ? in the game for the keys, q to quit (a quit game is recorded as interrupted).",
+        "Press ? in the game for the keys, q to quit (asks y/n; a quit game is recorded as "
+        "interrupted). Board games count rows and columns from 1, labelled on screen.",
     )
     games = "; ".join(f"{name}: {setup.summary}" for name, setup in setups.items())
     play.add_argument("game", choices=list(setups), help=f"what to play ({games})")
@@ -123,28 +124,19 @@ def _session(window: curses.window, setup: Setup, log: Path) -> Ended | None:
     except GameAbortedError as aborted:
         return Ended("aborted", aborted.reason)
     from evaluation.core.eventlog import read_log
+    from evaluation.play.game_over import game_over_view
 
     result = read_log(log).result or {}
-    summary = ", ".join(f"{k} {v}" for k, v in result.items() if k != "type" and _short(v))
+    board = None
+    if human.last is not None:
+        drawn = setup.keys.view(human.last)
+        board = View(drawn.lines, None, drawn.spans)
     screen.show(
-        View(
-            [
-                f"{setup.keys.title}: game over",
-                "",
-                summary,
-                "",
-                f"log {log}",
-                "press any key",
-            ]
-        )
+        game_over_view(board, result, log, screen.width(), f"{setup.keys.title}: game over")
     )
     with contextlib.suppress(KeyboardInterrupt):
         screen.key()
     return None
-
-
-def _short(value: object) -> bool:
-    return isinstance(value, int | float | str | bool) and len(str(value)) <= 40
 
 
 def _finish(run_dir: RunDir, files: GameFiles, ended: Ended | None, setup: Setup) -> int:

@@ -1,9 +1,11 @@
 """A person at the keyboard as a policy: each question is drawn, keys are read until they make an
 answer, and the answer goes back to the benchmark's episode loop like any policy's.
 
-`q` quits: the policy interrupts the main thread (where the loop waits for the answer) exactly as
-Ctrl-C would, so the loop ends the log with its `interrupted` result line, which `verify` reports
-as a game cut short. `?` shows the game's keys.
+`q` asks first (`y` quits, any other key plays on, so a stray key never throws a game away);
+quitting interrupts the main thread (where the loop waits for the answer) exactly as Ctrl-C would,
+so the loop ends the log with its `interrupted` result line, which `verify` reports as a game cut
+short. `?` shows the game's keys. The last question asked is kept (`last`): the game-over screen
+draws its board.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from evaluation.play.screen import Screen, View
+from evaluation.play.screen import Screen, Span, View
 from policies.base import DecisionContext, PolicyKind
 
 QUIT = "q"
 HELP = "?"
+CONFIRM = "quit? the game is not counted (y: quit, any other key: play on)"
 
 
 class Keys(Protocol):
@@ -56,16 +59,29 @@ class Human:
         self.screen = screen
         self.footer = list(footer)
         self.message = ""
+        self.last: Any = None
 
-    def frame(self, question: Any, show_help: bool) -> View:
-        """The game's view with the status lines below it."""
+    def frame(self, question: Any, show_help: bool, asking: bool = False) -> View:
+        """The game's view with the status lines below it (`asking`: the quit question)."""
         view = self.keys.view(question)
-        lines = [*view.lines, "", self.message, *self.footer, "? keys   q quit"]
+        message = CONFIRM if asking else self.message
+        at = len(view.lines) + 1
+        lines = [*view.lines, "", message, *self.footer, "? keys   q quit"]
+        spans = [*view.spans]
+        if message:
+            spans.append(Span(at, 0, len(message), "ask" if asking else "bad"))
         if show_help:
             lines += ["", *self.keys.help, "?  hide the keys", "q  quit (the game is not counted)"]
-        return View(lines, view.mark)
+        return View(lines, view.mark, spans)
+
+    def confirm_quit(self, question: Any, ctx: DecisionContext) -> bool:
+        """Ask whether to quit; True for `y` (or `Y`)."""
+        self.screen.show(self.frame(question, False, asking=True))
+        key = self.screen.key(ctx.cancelled)
+        return key in ("y", "Y")
 
     def act(self, question: Any, ctx: DecisionContext) -> Any:
+        self.last = question
         show_help = False
         while not ctx.cancelled.is_set():
             self.screen.show(self.frame(question, show_help))
@@ -73,6 +89,8 @@ class Human:
             if key is None:
                 break
             if key == QUIT and not self.keys.typing():
+                if not self.confirm_quit(question, ctx):
+                    continue
                 interrupt_main()
                 ctx.cancelled.wait()
                 break

@@ -131,6 +131,11 @@ class SiteBuild:
         self._assets: dict[str, bytes] = {}
         self.check_output()
 
+    @property
+    def page_count(self) -> int:
+        """Pages added so far (the command's progress lines count them)."""
+        return len(self._pages)
+
     # -- the API benchmarks use -------------------------------------------------------------
 
     def section(self, key: str, title: str, summary_html: Markup | str) -> Section:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from evaluation.core.cli_options import add_quiet_option, progress_printer
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.inputs import sub_folders
@@ -40,10 +42,18 @@ def _shown(path: Path) -> str:
         return path.as_posix()
 
 
-def build_site(output: str | Path, inputs: Sequence[str | Path] | None = None) -> SiteBuild:
+def build_site(
+    output: str | Path,
+    inputs: Sequence[str | Path] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> SiteBuild:
     """Build the site into `output` from `inputs` (None: the shipped results); every input must
     be claimed by the `site` hook of a registered benchmark (importing `evaluation.benchmarks`
-    registers them; `arcade-eval` does). Returns the finished build."""
+    registers them; `arcade-eval` does). `progress` gets one line per stage (each benchmark's
+    pages, then the writing), since verifying every replayed log takes minutes. Returns the
+    finished build."""
+    say = progress or (lambda line: None)
+    started = time.monotonic()
     paths = default_inputs() if inputs is None else [Path(p) for p in inputs]
     for path in paths:
         if not path.exists():
@@ -53,8 +63,15 @@ def build_site(output: str | Path, inputs: Sequence[str | Path] | None = None) -
     for benchmark in benchmarks():
         if benchmark.site is None:
             continue
+        before, clock = site.page_count, time.monotonic()
+        say(f"site: {benchmark.name}: looking for its inputs ...")
         used = benchmark.site(list(paths), site) or []
         claimed.update(Path(p).resolve() for p in used)
+        if used:
+            say(
+                f"site: {benchmark.name}: {site.page_count - before} pages from {len(used)} "
+                f"input(s) ({time.monotonic() - clock:.1f} s)"
+            )
     unclaimed = [p for p in paths if p.resolve() not in claimed]
     if unclaimed:
         raise SiteError(
@@ -63,13 +80,15 @@ def build_site(output: str | Path, inputs: Sequence[str | Path] | None = None) -
             + ": give run directories (with a manifest.json naming their benchmark), a NARCADE "
             "publication or the arena entries folder"
         )
+    say(f"site: writing {site.page_count} pages to {output} ...")
     site.finish()
+    say(f"site: done in {time.monotonic() - started:.1f} s")
     return site
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        site = build_site(args.output, args.inputs or None)
+        site = build_site(args.output, args.inputs or None, progress_printer(args))
     except SiteError as error:
         print(f"arcade-eval site: {error}", file=sys.stderr)
         return 2
@@ -93,4 +112,5 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "inputs", nargs="*", metavar="INPUT", help="run directories (default: shipped)"
     )
+    add_quiet_option(parser, "progress lines (one per benchmark's pages, then the writing)")
     parser.set_defaults(handler=_run)

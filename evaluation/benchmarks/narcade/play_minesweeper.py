@@ -2,7 +2,9 @@
 under it, `f` toggles its flag.
 
 The answer is the action text the question lists (`"reveal r c"`, `"flag r c"`); a key on a cell
-where that action is not listed (already revealed, flagged) is refused with a message.
+where that action is not listed (already revealed, flagged) is refused with a message. On screen
+rows and columns count from 1 (`evaluation/play/board.py`), the action text from 0 as the
+protocol does.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arcade_gym.minesweeper.contract import MinesweeperQuestion
-from arcade_gym.minesweeper.render import board_view, render_ansi
+from evaluation.play.board import labelled
 from evaluation.play.cursor import Cursor
 from evaluation.play.screen import View
 
@@ -41,16 +43,19 @@ class MinesweeperKeys:
         if action not in question.actions:
             shown = question.board[row][col]
             why = "it is flagged (f unflags it)" if shown == "F" else "it is revealed"
-            raise ValueError(f"cannot {kind} row {row} col {col}: {why}")
+            raise ValueError(f"cannot {kind} row {row + 1} col {col + 1}: {why}")
         return {"action": action}
 
     def view(self, question: MinesweeperQuestion) -> View:
         row, col = self.cursor.at(question.rows, question.cols)
-        board = render_ansi(board_view(question.board)).splitlines()
-        ruler = 2 if question.cols > 10 else 1
+
+        def style(r: int, c: int) -> str | None:
+            shown = question.board[r][c]
+            return "bad" if shown == "F" else "entry" if shown not in "#0" else None
+
+        board = labelled([list(line) for line in question.board], style=style)
         status = (
             f"revealed {question.revealed}   mines {question.mines}   flags {question.flags}"
-            f"   cursor row {row} col {col}"
+            f"   cursor row {row + 1} col {col + 1}"
         )
-        lines = [f"{self.title}  ({question.difficulty})", *board, status]
-        return View(lines, (1 + ruler + row, 3 + col))
+        return board.view([f"{self.title}  ({question.difficulty})"], [status], (row, col))

@@ -3,7 +3,9 @@
 Arrows move a cursor, a digit writes it into an empty cell of the puzzle (givens cannot change),
 0, `.`, Backspace or space clear it, Enter hands the grid in (the benchmark grades it cell by
 cell, filled or not; with cells still empty a second Enter is asked for). The answer is
-`{"grid": nine rows, "confidence": None}`: a person states no confidence.
+`{"grid": nine rows, "confidence": None}`: a person states no confidence. Rows and columns are
+counted from 1 and labelled on screen (`evaluation/play/board.py`); the givens are drawn bold,
+the person's digits in their own style (`entry`: colour, or underlined on a monochrome terminal).
 """
 
 from __future__ import annotations
@@ -11,10 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from arcade_gym.sudoku.contract import SudokuQuestion
-from arcade_gym.sudoku.render import render_ansi
+from evaluation.play.board import labelled
 from evaluation.play.cursor import Cursor
 from evaluation.play.screen import View
 
@@ -69,12 +69,21 @@ class SudokuKeys:
 
     def view(self, question: SudokuQuestion) -> View:
         grid = self.grid(question)
-        board = np.array([[int(ch) if ch != "." else 0 for ch in row] for row in grid])
-        puzzle = np.array([[int(ch) if ch != "." else 0 for ch in row] for row in question.rows])
-        lines = render_ansi(board, puzzle).splitlines()
+        givens = sum(ch != "." for row in question.rows for ch in row)
+        placed = sum(ch != "." for row in grid for ch in row) - givens
+
+        def style(row: int, col: int) -> str | None:
+            if question.rows[row][col] != ".":
+                return "given"
+            return "entry" if grid[row][col] != "." else None
+
+        board = labelled(grid, box=3, style=style)
         row, col = self.cursor.at(9, 9)
-        status = f"grid {question.grid_id}   cursor row {row + 1} col {col + 1}"
-        return View(
-            [f"{self.title}  (set {question.set_version})", *lines, status],
-            (1 + row + row // 3, (col // 3) * 8 + (col % 3) * 2),
+        return board.view(
+            [f"{self.title}  (set {question.set_version})"],
+            [
+                f"givens {givens} (bold)  yours {placed}  empty {81 - givens - placed}",
+                f"grid {question.grid_id}   cursor row {row + 1} col {col + 1}",
+            ],
+            (row, col),
         )

@@ -1,17 +1,14 @@
 """k-in-a-row tic-tac-toe (the arena's rules) at the keyboard: arrows move a cursor, Enter or
 space places the mark. The answer is the (row, col) pair a Python policy gives; the opponent's
 replies (a sparring partner's in a suite match, an engine's in a free match) are played by the
-arena's match episode."""
+arena's match episode. On screen rows and columns count from 1 (`evaluation/play/board.py`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
-from arcade_gym.tictactoe.render import render_ansi
-from arcade_gym.tictactoe.rules import MARKS
+from evaluation.play.board import labelled
 from evaluation.play.cursor import Cursor
 from evaluation.play.screen import View
 
@@ -38,16 +35,22 @@ class TicTacToeKeys:
             return None
         row, col = self.cursor.at(question.size, question.size)
         if question.rows[row][col] != ".":
-            raise ValueError(f"row {row} col {col} is taken")
+            raise ValueError(f"row {row + 1} col {col + 1} is taken")
         return (row, col)
 
     def view(self, question: TicTacToeQuestion) -> View:
-        board = np.array([[MARKS.index(ch) for ch in row] for row in question.rows])
-        lines = render_ansi(board).splitlines()
+        mine = question.to_move
+
+        def style(r: int, c: int) -> str | None:
+            mark = question.rows[r][c]
+            return None if mark == "." else "entry" if mark == mine else "given"
+
+        board = labelled([list(line) for line in question.rows], style=style)
         row, col = self.cursor.at(question.size, question.size)
         against = f" against {self.opponent}" if self.opponent else ""
-        status = f"you play {question.to_move}{against}; {question.k} in a row wins"
-        return View(
-            [f"{self.title} {question.size}x{question.size}", *lines, status],
-            (2 + row, 3 + 2 * col),
+        status = f"you play {mine}{against}; {question.k} in a row wins"
+        return board.view(
+            [f"{self.title} {question.size}x{question.size}"],
+            [status, f"cursor row {row + 1} col {col + 1}"],
+            (row, col),
         )

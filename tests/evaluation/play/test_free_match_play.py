@@ -89,8 +89,8 @@ def test_a_terminal_free_match_against_an_entry_verifies(tmp_path):
         game.wait_text("against entry:first-empty")
         for key in ["Enter", "Up", "Right", "Enter", "Down", "Down", "Left", "Left", "Enter"]:
             game.keys(key)
-        over = game.wait_text("game over")
-        assert "result win" in over
+        over = game.wait_text("Game over")
+        assert "Game over: win." in over
         game.keys("Enter")
         assert game.exit_status() == 0
     finally:

@@ -34,6 +34,9 @@ class ScriptedScreen:
     def show(self, view: View) -> None:
         self.views.append(view)
 
+    def width(self) -> int:
+        return 80
+
     def key(self, cancelled: threading.Event | None = None) -> str | None:
         try:
             return next(self.keys)
@@ -168,8 +171,23 @@ def test_help_toggles_and_q_interrupts_the_main_thread(monkeypatch):
         ctx.cancelled.set()
 
     monkeypatch.setattr(human_module, "interrupt_main", fake_interrupt)
-    quitter = Human(SnakeKeys(), ScriptedScreen(["q"]))  # type: ignore[arg-type]
+    quitter = Human(SnakeKeys(), ScriptedScreen(["q", "y"]))  # type: ignore[arg-type]
     assert quitter.act(question, ctx) is None and interrupted == [True]
+
+
+def test_q_asks_before_quitting_and_any_other_key_plays_on(monkeypatch):
+    from arcade_gym.snake.game import SnakeGame
+
+    question = SnakeGame(100, "easy").question()
+    interrupted: list[bool] = []
+    monkeypatch.setattr(human_module, "interrupt_main", lambda: interrupted.append(True))
+    screen = ScriptedScreen(["q", "n", "q", "escape", "right"])
+    person = Human(SnakeKeys(), screen)  # type: ignore[arg-type]
+    assert person.act(question, DecisionContext()) == {"action": "right"}
+    assert interrupted == []
+    asked = ["quit? the game is not counted" in "\n".join(v.lines) for v in screen.views]
+    assert asked == [False, True, False, True, False]
+    assert person.last is question
 
 
 def test_a_chess_game_against_the_weakest_rung_verifies(tmp_path):

@@ -54,8 +54,8 @@ def test_a_terminal_game_of_tetris_writes_a_log_that_verifies(terminal, tmp_path
     game.keys("Enter")
     game.wait_text("pieces 2")
     game.keys("Enter")
-    over = game.wait_text("game over")
-    assert "endReason piece cap" in over
+    over = game.wait_text("Game over")
+    assert "Game over: piece cap." in over and "pieces 3" in over
     game.keys("Enter")
     assert game.exit_status() == 0
     run = tmp_path / "run"
@@ -77,6 +77,12 @@ def test_a_quit_tetris_game_is_recorded_as_cut_short(terminal, tmp_path):
     game.keys("Enter")
     game.wait_text("pieces 1")
     game.keys("q")
+    game.wait_text("quit? the game is not counted")
+    game.keys("n")
+    game.wait(lambda s: "quit?" not in s, "the question gone after n")
+    game.keys("q")
+    game.wait_text("quit? the game is not counted")
+    game.keys("y")
     assert game.exit_status() == 130
     run = tmp_path / "run"
     report = verify_log(run / "logs" / "human" / "seed-01.jsonl")
@@ -93,11 +99,11 @@ def test_a_terminal_game_of_snake_ends_at_the_wall_and_verifies(terminal, tmp_pa
     for move in range(1, 20):
         game.keys("Right")
         screen = game.wait(
-            lambda s, n=move: f"move {n}" in s or "game over" in s, f"move {move} or the end"
+            lambda s, n=move: f"move {n}" in s or "Game over" in s, f"move {move} or the end"
         )
-        if "game over" in screen:
+        if "Game over" in screen:
             break
-    assert "endReason wall" in screen or "endReason" in screen
+    assert "Game over: wall." in screen
     game.keys("Enter")
     assert game.exit_status() == 0
     report = verify_log(tmp_path / "run" / "logs" / "human" / "100.jsonl")
@@ -109,10 +115,10 @@ def test_a_quit_minesweeper_game_is_recorded_as_cut_short(terminal, tmp_path):
     game = terminal("minesweeper", "--difficulty", "easy")
     game.wait_text("flags 0")
     game.keys("Up", "Up", "Left")
-    game.wait_text("cursor row 2 col 3")
+    game.wait_text("cursor row 3 col 4")
     game.keys("f")
     game.wait_text("flags 1")
-    game.keys("q")
+    game.keys("q", "y")
     assert game.exit_status() == 130
     report = verify_log(tmp_path / "run" / "logs" / "human" / "100.jsonl")
     assert report.status == "incomplete"

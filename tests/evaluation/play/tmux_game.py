@@ -52,6 +52,10 @@ class TmuxGame:
         """The visible text of the pane."""
         return self._tmux("capture-pane", "-p", "-t", "play")
 
+    def styled_screen(self) -> str:
+        """The pane with its colours and attributes, as SGR escape sequences."""
+        return self._tmux("capture-pane", "-p", "-e", "-t", "play")
+
     def keys(self, *keys: str) -> None:
         """Send keys by tmux name (`Left`, `Enter`, `q`, ...)."""
         self._tmux("send-keys", "-t", "play", *keys)
