@@ -367,6 +367,9 @@ def compare_sb3(preset: Preset, seconds: float, seed: int, ours: float) -> float
     from stable_baselines3 import PPO
     from stable_baselines3.common.callbacks import BaseCallback
 
+    if preset.sb3 == "MaskablePPO":
+        from sb3_contrib import MaskablePPO as PPO  # noqa: N814
+
     from policies.sb3.vecenv import NativeVecEnv
 
     class Deadline(BaseCallback):
@@ -397,7 +400,7 @@ def compare_sb3(preset: Preset, seconds: float, seed: int, ours: float) -> float
     theirs = model.num_timesteps / (time.perf_counter() - start)
     print(
         f"same sitting, {preset.env_id}, {preset.num_envs} games, MLP {preset.arch['hidden']} "
-        f"(actor and critic): examples/ppo.py {ours:,.0f} steps/s, SB3 PPO {theirs:,.0f} "
+        f"(actor and critic): examples/ppo.py {ours:,.0f} steps/s, SB3 {preset.sb3} {theirs:,.0f} "
         f"steps/s: {ours / theirs:.1f}x (load average {os.getloadavg()[0]:.1f})",
         flush=True,
     )

@@ -49,6 +49,9 @@ class Preset:
     """Options only the vector env takes (not saved with the model)."""
     top_out: float = 0.0
     """Reward of a game lost by topping out (the Tetris shapings)."""
+    sb3: str = "PPO"
+    """What `--compare-sb3` trains: SB3's PPO, or sb3-contrib's MaskablePPO for a game whose
+    masked actions are refused (plain PPO would play them)."""
 
 
 PRESETS: dict[str, Preset] = {
@@ -57,7 +60,7 @@ PRESETS: dict[str, Preset] = {
         "arcade_gym/Snake-v0",
         {"difficulty": "easy"},
         {"kind": "mlp", "hidden": [128, 128], "norm": False},
-        lr=3e-4,
+        minibatches=8,
         reward="snake",
         metric="length",
     ),
@@ -108,6 +111,7 @@ PRESETS: dict[str, Preset] = {
         {"kind": "mlp", "hidden": [128, 128], "norm": False},
         num_steps=16,
         metric="win",
+        sb3="MaskablePPO",
     ),
     # +1 per right digit, -1 per wrong one (the env's reward); generated grids of every tier.
     "sudoku": Preset(

@@ -172,3 +172,15 @@ def test_ppo_example_saves_a_model_the_policy_grammar_plays(
     game, question = _benchmark_question(preset)
     policy = make_policy(f"ppo:{out}", game)
     assert _legal(game, policy.act(question), question)
+
+
+def test_ppo_example_compares_its_throughput_with_sb3_in_the_same_sitting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("stable_baselines3")
+    _run_example(
+        monkeypatch, "ppo.py", "--preset", "snake", "--compare-sb3", "--compare-seconds", "1",
+        "--envs", "4", "--steps", "8", "--out", str(tmp_path / "t.pt"), "--eval-games", "0",
+    )  # fmt: skip
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert "examples/ppo.py" in line and "SB3 PPO" in line and "x (load average" in line

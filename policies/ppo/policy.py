@@ -41,47 +41,30 @@ def _training_space(env_id: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
         env.close()
 
 
-class PPOPolicy(PolicyIdentity):
-    """A loaded `ppo:` model answering one game's benchmark questions, greedy over legal moves."""
+class _Player:
+    """One model file with the adapter that rebuilds its observations."""
 
     def __init__(self, model: PPOModel, adapter: GameAdapter, path: Path) -> None:
-        digest = file_digest(path)
-        super().__init__(
-            slug=file_slug("ppo", path, digest),
-            name=f"PPO {path.stem}",
-            description=f"PPO model {path.name} (sha256 {digest}...) trained on {model.env_id} "
-            f"(preset {model.preset or 'custom'}) by examples/ppo.py, greedy over legal actions",
-            kind="rl",
-            adapter_version=ADAPTER_VERSION,
-            provider="arcade-gym-ppo",
-            model=f"ppo:{path.name}@{digest}",
-        )
-        self.ppo_model = model
-        self.network = model.network
-        self.path = path
-        self.digest = digest
+        self.model, self.path, self.network = model, path, model.network
         space = _training_space(model.env_id, tuple(sorted(model.env_kwargs.items())))
         self.adapter = adapter.for_model(space)
-        self._flatten: Any = None
+        self.flatten: Any = None
         if self.network.input_form == "flat":
             from arcade_gym.core.observation import Flattener
 
-            self._flatten = Flattener(space)
+            self.flatten = Flattener(space)
 
-    def _check(self, observation: Any) -> None:
+    def fits(self, observation: Any) -> bool:
+        """Whether the observation has the shapes the model was trained on."""
         parts = observation if isinstance(observation, dict) else {"": observation}
-        shapes = {key: list(np.shape(value)) for key, value in parts.items()}
-        if shapes != self.ppo_model.obs_shapes:
-            raise ValueError(
-                f"{self.path.name} was trained on {self.ppo_model.env_id} with observations "
-                f"{self.ppo_model.obs_shapes}; this question gives {shapes}: another board size?"
-            )
+        return {key: list(np.shape(value)) for key, value in parts.items()} == (
+            self.model.obs_shapes
+        )
 
     def scores(self, observation: Any) -> np.ndarray:
         """The network's logits for one observation (the env's structured form)."""
-        self._check(observation)
-        if self._flatten is not None:
-            batch: Any = self._flatten(observation)[None]
+        if self.flatten is not None:
+            batch: Any = self.flatten(observation)[None]
         elif isinstance(observation, dict):
             batch = {key: np.asarray(value)[None] for key, value in observation.items()}
         else:
@@ -90,14 +73,55 @@ class PPOPolicy(PolicyIdentity):
             logits, _ = self.network(as_tensors(batch))
         return logits[0].numpy().astype(np.float64)
 
+
+class PPOPolicy(PolicyIdentity):
+    """Loaded `ppo:` models answering one game's benchmark questions, greedy over legal moves.
+
+    Several files (`ppo:A.pt+B.pt`, e.g. one per tic-tac-toe board size) make one policy: each
+    question goes to the first model whose training observations have its shapes."""
+
+    def __init__(self, models: list[PPOModel], adapter: GameAdapter, paths: list[Path]) -> None:
+        digests = [file_digest(path) for path in paths]
+        digest = digests[0] if len(paths) == 1 else _combined(digests)
+        names = "+".join(path.name for path in paths)
+        trained = ", ".join(sorted({m.env_id for m in models}))
+        presets = ", ".join(m.preset or "custom" for m in models)
+        stems = Path("+".join(path.stem for path in paths))
+        super().__init__(
+            slug=file_slug("ppo", paths[0] if len(paths) == 1 else stems, digest),
+            name=f"PPO {stems}",
+            description=f"PPO model {names} (sha256 {', '.join(digests)}) trained on {trained} "
+            f"(preset {presets}) by examples/ppo.py, greedy over legal actions",
+            kind="rl",
+            adapter_version=ADAPTER_VERSION,
+            provider="arcade-gym-ppo",
+            model=f"ppo:{names}@{digest}",
+        )
+        self.players = [_Player(m, adapter, p) for m, p in zip(models, paths, strict=True)]
+        self.adapter = self.players[0].adapter
+        self.paths, self.digest = paths, digest
+
+    def _player(self, observation: Any) -> _Player:
+        for player in self.players:
+            if player.fits(observation):
+                return player
+        parts = observation if isinstance(observation, dict) else {"": observation}
+        shapes = {key: list(np.shape(value)) for key, value in parts.items()}
+        trained = "; ".join(f"{p.path.name}: {p.model.obs_shapes}" for p in self.players)
+        raise ValueError(
+            f"no model here was trained on observations {shapes} ({trained}): another board "
+            "size? Name one model per size: ppo:A.pt+B.pt"
+        )
+
     def choose(self, observation: Any, mask: np.ndarray) -> tuple[int, np.ndarray]:
         """(the best legal action, the logits with masked actions at the masked logit)."""
-        scores = self.scores(observation)
+        player = self._player(observation)
+        scores = player.scores(observation)
         legal = np.asarray(mask).reshape(-1) > 0
         if scores.shape != legal.shape:
             raise ValueError(
-                f"{self.path.name} chooses among {scores.shape[0]} actions; "
-                f"{self.ppo_model.env_id} here has {legal.shape[0]}"
+                f"{player.path.name} chooses among {scores.shape[0]} actions; "
+                f"{player.model.env_id} here has {legal.shape[0]}"
             )
         masked = masked_logits(torch.from_numpy(scores), torch.from_numpy(legal)).numpy()
         return int(np.argmax(masked)), masked
@@ -106,9 +130,18 @@ class PPOPolicy(PolicyIdentity):
         """The benchmark's answer: the greedy legal action, or the episode's result."""
         if self.adapter.episode is not None:
             return self.adapter.episode(lambda obs, mask: self.choose(obs, mask)[0], question)
-        observation, mask = self.adapter.observe(question)
+        for player in self.players:
+            observation, mask = player.adapter.observe(question)
+            if player.fits(observation) or player is self.players[-1]:
+                break
         action, masked = self.choose(observation, mask)
-        return self.adapter.answer(action, question, masked)
+        return player.adapter.answer(action, question, masked)
+
+
+def _combined(digests: list[str]) -> str:
+    import hashlib
+
+    return hashlib.sha256("+".join(digests).encode()).hexdigest()[: len(digests[0])]
 
 
 class PPOModelError(ValueError):
@@ -116,26 +149,31 @@ class PPOModelError(ValueError):
 
 
 def make_ppo_policy(body: str, game: str, options: Any = None) -> PPOPolicy:
-    """The policy `ppo:<body>` names for `game` (`body` = the model file's path);
-    `PPOModelError` (a ValueError the grammar reports as a SpecError) for a missing or unreadable
-    file, a game without an env adapter, or a model trained on another game's env."""
+    """The policy `ppo:<body>` names for `game` (`body` = a model file's path, or several joined
+    by `+`); `PPOModelError` (a ValueError the grammar reports as a SpecError) for a missing or
+    unreadable file, a game without an env adapter, or a model trained on another game's env."""
     from policies.sb3.games import adapter_for, sb3_games
 
     adapter = adapter_for(game)
     if adapter is None:
         raise PPOModelError(f"ppo: models do not play {game}; games: {', '.join(sb3_games())}")
-    path = Path(body)
+    paths = [Path(part.strip()) for part in body.split("+") if part.strip()]
+    models = []
+    for path in paths:
+        try:
+            model = load_model(path)
+        except ModelFileError as exc:
+            raise PPOModelError(f"ppo:{exc}") from None
+        if model.env_id != adapter.env_id:
+            raise PPOModelError(
+                f"ppo:{path} was trained on {model.env_id}; {game} is played on {adapter.env_id}"
+            )
+        models.append(model)
+    if not models:
+        raise PPOModelError(f"ppo:{body}: name a model file")
     try:
-        model = load_model(path)
-    except ModelFileError as exc:
-        raise PPOModelError(f"ppo:{exc}") from None
-    if model.env_id != adapter.env_id:
-        raise PPOModelError(
-            f"ppo:{body} was trained on {model.env_id}; {game} is played on {adapter.env_id}"
-        )
-    try:
-        return PPOPolicy(model, adapter, path)
-    except (TypeError, ValueError) as exc:  # the env rejects the options the file records
+        return PPOPolicy(models, adapter, paths)
+    except (TypeError, ValueError) as exc:  # the env rejects the options a file records
         raise PPOModelError(f"ppo:{body}: {exc}") from None
 
 

@@ -278,3 +278,19 @@ def test_network_batches_agree_with_single_observations() -> None:
         single = [model.network(as_tensors(boards[i : i + 1]))[0][0] for i in range(5)]
     torch.testing.assert_close(batch, torch.stack(single))
     assert (batch[:, 81:] == MASKED_LOGIT).all()  # planes=1: flags are never chosen
+
+
+def test_one_model_per_board_size_plays_every_size(tmp_path: Path) -> None:
+    from arcade_gym.tictactoe.contract import check_answer
+    from arcade_gym.tictactoe.game import TicTacToeGame
+
+    three = _saved(tmp_path, "tictactoe")
+    five = tmp_path / "ttt5.pt"
+    save_model(five, _model("arcade_gym/TicTacToe-v0", {"size": 5}, {"kind": "mlp", "hidden": [8]}))
+    policy = make_policy(f"ppo:{three}+{five}", "tictactoe")
+    for size in (3, 5):
+        question = TicTacToeGame(size).question()
+        assert check_answer(question, policy.act(question)).legal
+    with pytest.raises(ValueError, match="Name one model per size"):
+        policy.act(TicTacToeGame(10).question())
+    assert policy.identity()["slug"].startswith("ppo-tictactoe-ttt5-")
