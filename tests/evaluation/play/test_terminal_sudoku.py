@@ -45,7 +45,8 @@ def test_a_sudoku_grid_played_to_the_end_keeps_the_board_and_says_the_result(tmp
         game.wait_text("cursor row 9 col 9")
         game.wait_text("empty 0")
         styled = game.styled_screen()
-        assert "\x1b[" in styled  # the person's digits are drawn in a style of their own
+        # colour under tmux: the person's digits cyan (SGR 36), the givens bold (SGR 1)
+        assert "\x1b[36m" in styled and "\x1b[1m" in styled
         game.keys("Enter")
         over = game.wait_text("Game over")
         assert "Game over: solved." in over
