@@ -17,6 +17,7 @@ from evaluation.core.registry import add_all_parsers
 from evaluation.core.rundir import RunDirError, write_text_atomic
 from evaluation.play.command import add_parser as add_play_parser
 from evaluation.site.cli import add_parser as add_site_parser
+from evaluation.suite.cli import add_parser as add_suite_parser
 from evaluation.throughput.registry import bench_names
 
 
@@ -118,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_all_parsers(sub)
+    add_suite_parser(sub)
     benchable = set(bench_names())
     bench_aliases = {old: new for old, new in command_aliases(sub).items() if new in benchable}
     bench = sub.add_parser(

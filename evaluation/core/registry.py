@@ -39,6 +39,8 @@ class Benchmark:
     benchmark's own speed (`arcade_gym.core.throughput.Figures`) for `arcade-eval bench`.
     `play()` lists the games a person plays under it with `arcade-eval play`
     (`evaluation.play.setups.PlaySetup`s, from `evaluation/benchmarks/<name>/play.py`).
+    `suite(request)` plays the benchmark for `arcade-eval suite` (`evaluation.suite.part`:
+    a `SuiteRequest` in, a `Part` out, from `evaluation/benchmarks/<name>/suite_run.py`).
     """
 
     name: str
@@ -52,6 +54,7 @@ class Benchmark:
     site: Callable[..., list[Any]] | None = None
     bench: Callable[[float], Any] | None = None
     play: Callable[[], Sequence[Any]] | None = None
+    suite: Callable[[Any], Any] | None = None
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -20,4 +20,5 @@ BENCHMARK = Benchmark(
     frame=lazy("evaluation.benchmarks.tetris_bench.site_frames:frame"),
     site=lazy("evaluation.benchmarks.tetris_bench.site:add_pages"),
     play=lazy("evaluation.benchmarks.tetris_bench.play:setups"),
+    suite=lazy("evaluation.benchmarks.tetris_bench.suite_run:run"),
 )
