@@ -49,7 +49,7 @@ from arcade_gym.chess.vector_kernels import (
 )
 from arcade_gym.core.args import check_choice, check_int
 from arcade_gym.core.env import reset_options
-from arcade_gym.core.vector import SEED_BLOCK, ArcadeVectorEnv, check_num_envs
+from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
 
 MAX_START_CLOCK = 10**6
 """Largest halfmove clock / move number a start FEN may carry here (bounds `info["fen"]`)."""
@@ -179,7 +179,7 @@ class ChessVectorEnv(ArcadeVectorEnv):
             illegal_reward=illegal_reward,
             seed_dtype=np.uint64,
         )
-        self._seeds = np.zeros((n, SEED_BLOCK, DRAW_WORDS), np.uint64)
+        self._seeds = np.zeros((n, self._seeds.shape[1], DRAW_WORDS), np.uint64)
 
     def reset(
         self,

@@ -48,6 +48,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from arcade_gym.core.action_batch import BAD_MASKED, BAD_RANGE, first_bad_action
 from arcade_gym.core.args import check_choice, check_int, check_reward
 from arcade_gym.core.copying import KeepsViews
 from arcade_gym.core.env import EPISODE_TIME_DIGITS, ILLEGAL_ACTION_MODES, reset_options
@@ -91,8 +92,11 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
         illegal_reward: float,
         seed_dtype: type,
         masked_actions_legal: bool = False,
+        seed_block: int = SEED_BLOCK,
     ) -> None:
-        """Spaces, masks, seed blocks and step buffers; `masks` is the kernels' (N, A) int8."""
+        """Spaces, masks, seed blocks and step buffers; `masks` is the kernels' (N, A) int8.
+        `seed_block`: episode seeds pre-drawn per game (games of a few steps want more, so a
+        step seldom calls Python to draw)."""
         n = self.num_envs = num_envs
         self.single_action_space = spaces.Discrete(n_actions)
         self.action_space = BatchMaskedDiscrete(n_actions, masks)
@@ -107,8 +111,8 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self._rngs: list[np.random.Generator | None] = [None] * n
-        self._seeds: np.ndarray = np.zeros((n, SEED_BLOCK), seed_dtype)
-        self._seed_pos = np.full(n, SEED_BLOCK, np.int64)
+        self._seeds: np.ndarray = np.zeros((n, seed_block), seed_dtype)
+        self._seed_pos = np.full(n, seed_block, np.int64)
         self.rewards = np.zeros(n, np.float64)
         self.terminations = np.zeros(n, np.bool_)
         self.truncations = np.zeros(n, np.bool_)
@@ -177,7 +181,7 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
             s = seeds[i]
             if s is not None or self._rngs[i] is None:
                 self._rngs[i] = seeding.np_random(None if s is None else int(s))[0]
-                self._seed_pos[i] = SEED_BLOCK  # the old block belongs to the old generator
+                self._seed_pos[i] = self._seeds.shape[1]  # the old block: the old generator
         self._refill()
         self._kernel_reset(games)
         self._needs_reset[games] = False
@@ -298,12 +302,13 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
     # --- shared machinery -----------------------------------------------------------------------
     def _refill(self) -> None:
         """Pre-draw new seed blocks for games that used theirs up."""
-        if self._seed_pos.max() < SEED_BLOCK:
+        block = self._seeds.shape[1]
+        if self._seed_pos.max() < block:
             return
-        for i in np.flatnonzero(self._seed_pos >= SEED_BLOCK):
+        for i in np.flatnonzero(self._seed_pos >= block):
             rng = self._rngs[i]
             assert rng is not None
-            self._seeds[i] = self._draws(rng, SEED_BLOCK)
+            self._seeds[i] = self._draws(rng, block)
             self._seed_pos[i] = 0
 
     def _checked(self, actions: Any) -> np.ndarray:
@@ -313,14 +318,13 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
                 f"actions must be integers of shape ({self.num_envs},), got {acts.dtype} "
                 f"{acts.shape}"
             )
-        acts = acts.astype(np.int64, copy=False)
-        n = self.single_action_space.n  # type: ignore[attr-defined]
-        bad = (acts < 0) | (acts >= n)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
+        acts = np.ascontiguousarray(acts, np.int64)
+        masked = self.illegal_action == "raise" and not self.masked_actions_legal
+        kind, i = first_bad_action(acts, self._masks, self._needs_reset, masked)
+        if kind == BAD_RANGE:
+            n = self.single_action_space.n  # type: ignore[attr-defined]
             raise ValueError(f"action {int(acts[i])} of game {i} is out of range [0, {n})")
-        if self.illegal_action == "raise" and self._illegal_any(acts):
-            i = int(np.flatnonzero(self._illegal_mask(acts))[0])
+        if kind == BAD_MASKED:
             raise ValueError(
                 f"action {int(acts[i])} of game {i} is masked out; choose actions where "
                 "info['action_mask'] / action_masks() is 1"

@@ -25,6 +25,9 @@ VECTOR_OPPONENTS = ("random", "greedy")
 # the per-game state vector
 S_PLACED, S_SIDE, S_EPISODES, S_SEED = range(4)  # stones, agent's mark, episodes, partner seed
 STATE_LEN = 4
+SEED_BLOCK = 256
+"""Partner seeds pre-drawn per game: a game lasts a few steps, and a step that finds a game's
+block used up draws the next one in Python."""
 
 
 @njit(cache=True)
@@ -228,6 +231,7 @@ class TicTacToeVectorEnv(ArcadeVectorEnv):
             illegal_action=illegal_action,
             illegal_reward=illegal_reward,
             seed_dtype=np.int64,
+            seed_block=SEED_BLOCK,
         )
 
     def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> Any:
