@@ -97,6 +97,8 @@ def test_a_dead_endpoint_stops_the_run_and_the_printed_command_finishes_it(
     assert manifest["status"] == "complete" and not manifest["missing"]
     reports = verify_paths([run / "logs"])
     assert reports and all(report.ok for report in reports)
+    capsys.readouterr()
+    assert cli.main(["verify", str(run / "logs")]) == 0  # as a user checks it
 
 
 @pytest.mark.slow

@@ -222,7 +222,8 @@ def add_parsers(sub: Any) -> None:
         "event log per episode (arcade-eval verify replays it), one result JSON per model and "
         "game (results/<model>/<game>.json) plus a manifest, in an empty --output-dir (or the "
         "same run's: repeating the command resumes it). Exit status: 0 complete, 1 a model "
-        "failed or an episode was aborted (partial results kept), 2 a bad request, 130 "
+        "failed, an episode was aborted or the run stopped on our side (a dead endpoint, the "
+        "cost cap; the resume command is printed; partial results kept), 2 a bad request, 130 "
         "interrupted. Tools: publish, export-replays.",
     )
     add_narcade_arguments(narcade)

@@ -177,7 +177,8 @@ def _tiers(text: str) -> list[int]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run (or resume) the benchmark and print its table. Exit status 0 after a complete run, 2
-    for a user error, 1 when grids were aborted on our side, 130 when interrupted."""
+    for a user error, 1 when grids were aborted or the run stopped on our side (a dead endpoint,
+    the cost cap), 130 when interrupted (`evaluation/core/run_exit.py`)."""
     from evaluation.benchmarks.sudoku.report import run_document, run_text
     from evaluation.benchmarks.sudoku.runner import run_sudoku
     from evaluation.core.errors import RunError
