@@ -199,7 +199,7 @@ class _Filtered(io.TextIOBase):
 
 
 def run_command(
-    add_parsers: Callable[[Any], None], argv: Sequence[str], request: SuiteRequest
+    add_parsers: Callable[[Any], Any], argv: Sequence[str], request: SuiteRequest
 ) -> tuple[int, list[str]]:
     """Run a benchmark's own command (`argv`, as `arcade-eval` would parse it) in this process;
     its exit status and the resume lines it printed (held back: the suite prints its own). A bad

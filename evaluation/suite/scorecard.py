@@ -137,7 +137,8 @@ def _brief(cell: dict[str, Any]) -> str:
     shown = []
     for h in cell["headlines"]:
         norm = "n/a" if h["normalised"] is None else f"{h['normalised']:.0f}"
-        shown.append(f"{_number(h['value'])} {_interval(h)} (norm {norm})")
+        label = f"{h['label']} " if len(cell["headlines"]) > 1 else ""
+        shown.append(f"{label}{_number(h['value'])} {_interval(h)} (norm {norm})")
     return "; ".join(shown) or "n/a"
 
 

@@ -35,4 +35,5 @@ BENCHMARK = Benchmark(
     frame=lazy("evaluation.benchmarks.chess_ladder.site_frames:frame"),
     site=lazy("evaluation.benchmarks.chess_ladder.site:add_pages"),
     play=lazy("evaluation.benchmarks.chess_ladder.play:setups"),
+    suite=lazy("evaluation.benchmarks.chess_ladder.suite_run:run"),
 )

@@ -20,4 +20,5 @@ BENCHMARK = Benchmark(
     frame=lazy("evaluation.benchmarks.narcade.site_frames:frame"),
     site=lazy("evaluation.benchmarks.narcade.site:add_pages"),
     play=lazy("evaluation.benchmarks.narcade.play:setups"),
+    suite=lazy("evaluation.benchmarks.narcade.suite_run:run"),
 )

@@ -20,4 +20,5 @@ BENCHMARK = Benchmark(
     frame=lazy("evaluation.benchmarks.sudoku.site_frames:frame"),
     site=lazy("evaluation.benchmarks.sudoku.site:add_pages"),
     play=lazy("evaluation.benchmarks.sudoku.play:setups"),
+    suite=lazy("evaluation.benchmarks.sudoku.suite_run:run"),
 )

@@ -43,4 +43,5 @@ BENCHMARK = Benchmark(
     site=lazy("evaluation.benchmarks.ttt_arena.site:add_pages"),
     bench=lazy("evaluation.benchmarks.ttt_arena.bench:bench_arena"),
     play=lazy("evaluation.benchmarks.ttt_arena.play:setups"),
+    suite=lazy("evaluation.benchmarks.ttt_arena.suite_run:run"),
 )
