@@ -131,7 +131,7 @@ def test_old_probe_runs_as_the_nested_probe_after_one_line_naming_it(
 @pytest.mark.parametrize(
     ("old", "args"),
     [
-        (("probe",), ["--policy", "random,heuristic"]),
+        (("probe",), ["--policy", "no-such-brain"]),
         (("publish",), ["{tmp}/none.json", "--label", "L", "--output", "{tmp}/p.json"]),
         (("export-replays",), ["{tmp}/no-run", "--output", "{tmp}/replays"]),
     ],
