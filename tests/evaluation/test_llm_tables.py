@@ -94,3 +94,16 @@ def test_the_probe_takes_several_policies_and_shows_tokens_and_cost_per_policy(
     spent = f"tokens {usage['promptTokens']:,} in / {usage['completionTokens']:,} out, cost "
     assert summary[0].split()[0] == "mock" and spent + usd(usage["costUsd"]) in summary[0]
     assert summary[1].split()[:3] == ["heuristic", "20/20", "PASSED"]
+
+
+def test_sudoku_leaves_cached_replies_out_of_its_answer_times(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = _twice("sudoku", ["--tiers", "1"], model, tmp_path)
+    results = sorted((second / "results").rglob("*.json"))
+    assert results
+    for path in results:
+        calls = json.loads(path.read_text())["calls"]
+        assert calls and all(call["latencyMs"] is None for call in calls)
+    live = sorted((first / "results").rglob("*.json"))
+    assert any(c["latencyMs"] is not None for p in live for c in json.loads(p.read_text())["calls"])

@@ -154,8 +154,9 @@ def play_sudoku_grid(
     calls: list[dict[str, Any]] = []
 
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
-        ms = call.outcome.latency_ms
-        entry: dict[str, Any] = {"latencyMs": round(ms, 3) if math.isfinite(ms) else None}
+        ms = call.outcome.latency_ms  # not timed when the reply came from the response cache
+        timed = math.isfinite(ms) and not call.cached
+        entry: dict[str, Any] = {"latencyMs": round(ms, 3) if timed else None}
         usage = event["call"].get("usage")
         if usage:
             entry["usage"] = usage
