@@ -171,21 +171,16 @@ class _Filtered(io.TextIOBase):
         self.target, self.held, self.buffer_text = target, held, ""
 
     def write(self, text: str) -> int:
-        self.buffer_text += text
-        while True:
-            head = self.buffer_text
-            if not any(p.startswith(head[: len(p)]) for p in STOP_PREFIXES):
-                self.target.write(head)  # not a stop line (a progress bar, a table): at once
-                self.buffer_text = ""
-                break
-            line, newline, rest = head.partition("\n")
-            if not newline:
-                break
-            if any(line.startswith(p) for p in STOP_PREFIXES):
+        *lines, rest = (self.buffer_text + text).split("\n")
+        for line in lines:
+            if line.startswith(STOP_PREFIXES):
                 self.held.append(line)
             else:
                 self.target.write(line + "\n")
-            self.buffer_text = rest
+        if rest and not any(p.startswith(rest[: len(p)]) for p in STOP_PREFIXES):
+            self.target.write(rest)  # not the start of a stop line (a progress bar): at once
+            rest = ""
+        self.buffer_text = rest
         return len(text)
 
     def flush(self) -> None:

@@ -166,7 +166,9 @@ def run_suite(
         if part.status not in GO_ON:
             outcome.stopped = part
             break
-    outcome.parts = list(parts.values())
+    outcome.parts = [
+        parts.get(b.name) or Part(b.name, "not started", 0, [], safe_name(b.name)) for b in chosen
+    ]
     outcome.missing = [
         b.name for b in chosen if parts.get(b.name) is None or parts[b.name].status not in FINAL
     ]

@@ -43,11 +43,13 @@ def run(request: SuiteRequest) -> Part:
     part = Part(BENCHMARK_ID, "not applicable", 0, skipped, str(root))
     if not playable:
         return part
-    argv = sub_argv(BENCHMARK_ID, list(playable.values()), request, BUDGET_ARGS[request.budget])
+    specs = list(dict.fromkeys(playable.values()))
+    argv = sub_argv(BENCHMARK_ID, specs, request, BUDGET_ARGS[request.budget])
     code, held = run_command(add_parsers, argv, request)
     finish(part, code, held, root, "report.md", "logs")
     report = read_object(root, root / "report.json") if code == 0 else None
-    rows = {r.get("model"): r for r in (report or {}).get("models") or [] if isinstance(r, dict)}
+    found = [r for r in (report or {}).get("models") or [] if isinstance(r, dict)]
+    rows = dict(zip(specs, found, strict=False))  # the report keeps the run's order (slugs)
     for policy, spec in playable.items():
         part.cells.append(_cell(policy, spec, rows.get(spec), root))
     part.references = references(part.cells, STRONGEST)
@@ -59,6 +61,7 @@ def _cell(policy: str, spec: str, row: dict[str, Any] | None, root: Path) -> Cel
     if row is None:
         return cell
     fit = row.get("rating") or {}
+    cell.note = str(fit.get("note") or "")[:200]
     cell.headlines.append(
         Headline(HEADLINE, fit.get("rating"), fit.get("low95"), fit.get("high95"))
     )

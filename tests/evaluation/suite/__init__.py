@@ -1,0 +1,1 @@
+"""Tests of `arcade-eval suite` and its scorecard."""
