@@ -14,6 +14,7 @@ from evaluation.benchmarks.narcade.site_format import (
 )
 from evaluation.benchmarks.narcade.site_inputs import Source
 from evaluation.benchmarks.narcade.site_replays import Replays
+from evaluation.core.money import usd
 from evaluation.core.rundir import safe_name
 from evaluation.site.build import SiteBuild, relative
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
@@ -107,9 +108,7 @@ def policy_page(
                     row += [
                         episode.get("promptTokens"),
                         episode.get("completionTokens"),
-                        None
-                        if episode.get("costUsd") is None
-                        else esc(f"${episode['costUsd']:.4f}"),
+                        None if episode.get("costUsd") is None else esc(usd(episode["costUsd"])),
                     ]
                 row.append(link(relative(page, replay), "replay") if replay else "\u2014")
                 rows.append(row)
