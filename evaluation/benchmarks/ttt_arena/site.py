@@ -43,7 +43,14 @@ from evaluation.site.inputs import read_input, run_dirs
 from evaluation.site.plots import strip_plot
 
 SECTION = "arena"
-PLAY_SCRIPTS = ("viewer-kit.js", "brainfuck.js", "tictactoe-rules.js", "arena-play.js")
+PLAY_SCRIPTS = (
+    "viewer-kit.js",
+    "brainfuck.js",
+    "bf-wasm.js",
+    "bf-worker.js",
+    "tictactoe-rules.js",
+    "arena-play.js",
+)
 OWN_SCRIPTS = ("tictactoe-rules.js", "arena-play.js")
 """The scripts of `PLAY_SCRIPTS` that are the arena's own (`assets/` beside this file)."""
 SIZES = [3, 5, 10]

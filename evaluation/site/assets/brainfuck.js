@@ -23,9 +23,11 @@
  * Uint8Array; `output` is a string of one character per byte. `limits`: maxInstructions,
  * maxOutput, tapeSize. `errorKind` is "syntax", "tape", "limit", "output" or null.
  * ArcadeBrainfuck.compile(source) returns a program that run() accepts in place of the source,
- * for engines asked many times.
+ * for engines asked many times. In the browser the arena's game runs engines through
+ * bf-worker.js (off the main thread) and bf-wasm.js (the op list compiled to WebAssembly); this
+ * interpreter is the reference both fall back to, and re-run on when the WebAssembly code traps.
  */
-(function (root) {
+(function arcadeBrainfuck(root) {
   "use strict";
 
   var TAPE_SIZE = 65536;
@@ -509,6 +511,17 @@
     MAX_OUTPUT: MAX_OUTPUT,
     compile: compile,
     run: run,
+    limitValue: limitValue,
+    toBytes: toBytes,
+    bytesToString: bytesToString,
+    // The op list's layout and the loop-count table, for the WebAssembly compiler (bf-wasm.js).
+    OPS: { ADD: OP_ADD, MOVE: OP_MOVE, JZ: OP_JZ, JNZ: OP_JNZ, OUT: OP_OUT, IN: OP_IN,
+      CLEAR: OP_CLEAR, MUL: OP_MUL, SCAN: OP_SCAN, BLOCK: OP_BLOCK },
+    FIELDS: { OP: F_OP, A: F_A, T0: F_T0, JMP: F_JMP, COST: F_COST, LO: F_LO, HI: F_HI, N: N_FIELDS },
+    ITERATIONS: ITERATIONS,
+    // This script's own text, so a Web Worker can be built from a Blob (bf-worker.js) where
+    // a page opened from file:// may not load a worker script by URL.
+    workerSource: "(" + arcadeBrainfuck.toString() + ")(self);",
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.ArcadeBrainfuck = api;

@@ -6,7 +6,8 @@
  * it in a match: the entry forfeits and the visitor wins.
  *
  * Needs brainfuck.js, tictactoe-rules.js and viewer-kit.js (the helpers the site's scripts share)
- * loaded first (plain scripts, no modules).
+ * loaded first (plain scripts, no modules); with bf-wasm.js and bf-worker.js also loaded, the
+ * entry's moves run in a Web Worker as WebAssembly, and the page stays responsive during them.
  *
  * ArcadePlay.mount(element, {source, name, sizes: [3, 5, 10]}) builds the player inside
  * `element` and returns its controller ({newGame(size, visitorMark), state()}). `source` is the
@@ -17,7 +18,8 @@
  *
  * For tests and curious visitors, the game is exposed as it happens: `element.arcadeMoves` (one
  * record per move: ply, mark, by "visitor" | "entry", move [row, col] | null, and for entry moves
- * input, output, instructions, error, illegal, elapsedMs), `element.arcadeResult`, the JSON of
+ * input, output, instructions, error, illegal, elapsedMs, engine "wasm" | "js", where "worker" |
+ * "main thread"), `element.arcadeResult`, the JSON of
  * both in the hidden `<pre class="play-log">`, and `element.dataset.playState` ("your-turn",
  * "thinking", "over").
  */
@@ -55,6 +57,10 @@
     var sizes = (options.sizes || TTT.SIZES).filter(function (s) { return TTT.K_FOR_SIZE[s] !== undefined; });
     var program = BF.compile(String(options.source || ""));
     var limits = options.limits;
+    // Moves run in a Web Worker (WebAssembly, bf-worker.js / bf-wasm.js) when the page has them,
+    // so a long move never freezes the page; else on the main thread with the interpreter.
+    var W = root.ArcadeBfWorker;
+    var engine = W ? W.engine(String(options.source || ""), { limits: limits }) : null;
 
     K.style("arcade-play-style", STYLE);
     element.textContent = "";
@@ -197,19 +203,31 @@
       var mine = generation;
       setState("thinking", name + " is thinking\u2026");
       drawBoard(game.moves.length ? game.moves[game.moves.length - 1] : -1);
+      if (engine) {
+        engineMove(mine);
+        return;
+      }
       // Let the page paint "thinking" before the (synchronous) run.
       root.setTimeout(function () {
         if (mine !== generation) return;
-        engineMove();
+        engineMove(mine);
       }, 20);
     }
 
-    function engineMove() {
+    function engineMove(mine) {
       var question = game.question();
       var input = TTT.questionText(question);
       var started = Date.now();
-      var run = BF.run(program, input, limits);
-      var elapsed = Date.now() - started;
+      if (engine) {
+        engine.run(input, function (run) {
+          if (mine === generation) engineAnswered(question, input, run, Date.now() - started);
+        });
+      } else {
+        engineAnswered(question, input, BF.run(program, input, limits), Date.now() - started);
+      }
+    }
+
+    function engineAnswered(question, input, run, elapsed) {
       var check = TTT.checkReply(question, run);
       var entry = {
         ply: game.placed + 1,
@@ -223,6 +241,8 @@
         errorKind: run.errorKind,
         illegal: check.reason,
         elapsedMs: elapsed,
+        engine: run.engine || "js",
+        where: run.where || "main thread",
       };
       record(entry);
       if (!check.legal) {
@@ -241,6 +261,7 @@
 
     function newGame(size, mark) {
       generation++;
+      if (engine) engine.cancel(); // a move still being computed belongs to the old game
       var n = Number(size === undefined ? sizeSelect.value : size);
       visitorMark = mark === undefined ? firstSelect.value : mark;
       sizeSelect.value = String(n);
