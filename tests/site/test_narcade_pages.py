@@ -20,6 +20,7 @@ from evaluation.benchmarks.narcade.publish import publish
 from evaluation.benchmarks.narcade.runner import run_narcade
 from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
 from evaluation.benchmarks.narcade.site import add_pages, sources_in
+from evaluation.core.money import usd
 from evaluation.site.build import SiteBuild
 from tests.site.conftest import file_url
 
@@ -175,7 +176,7 @@ def test_policy_pages_show_the_published_episodes_with_the_runs_tokens_and_cost(
     assert [block["source"] for block in games["snake"]] == ["Test run"]  # the run not twice
     assert [e["costUsd"] for e in games["snake"][0]["episodes"]] == [0.0123, 0.0123]
     text = page.read_text(encoding="utf-8")
-    assert "Tokens in" in text and "$0.0123" in text and "1,200" in text
+    assert "Tokens in" in text and usd(0.0123) in text and "1,200" in text  # one formatter
     assert text.count("Tokens in") == 1  # only the game whose run recorded usage
 
 
