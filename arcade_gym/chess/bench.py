@@ -3,10 +3,11 @@ AEC env beside a bare python-chess loop.
 
 The bare loop is what any python-chess program pays per ply: list the legal moves, push one
 (a new game when none is left, at 100 halfmoves or with insufficient material). The env's figure
-is a full AEC cycle: `last()` (observation planes and mask), the choice of a uniform legal action
-from the mask, `step()` (dead steps and resets included). Both run interleaved in short chunks and
-are divided by this process's CPU time, so a busy machine shifts both alike; the target is the env
-at >= 80% of the bare loop on the same machine.
+counts plies, each a full AEC cycle: `last()` (observation planes and mask), the choice of a
+uniform legal action from the mask, `step()`; a finished agent's dead step and the resets are
+played and timed, never counted. Both run interleaved in short chunks and are divided by this
+process's CPU time, so a busy machine shifts both alike; the target is the env at >= 80% of the
+bare loop on the same machine. `STEP_UNITS` says what one counted step of `Chess-v0` is.
 """
 
 from __future__ import annotations
@@ -18,7 +19,23 @@ import chess
 import numpy as np
 
 from arcade_gym.chess import aec as chess_v0
+from arcade_gym.core.counting import StepUnit
 from arcade_gym.core.throughput import Figures, Peer, aec_random_steps
+
+
+def plies(env: object) -> int:
+    """Plies of a single `Chess-v0` game so far (both sides)."""
+    return int(env.unwrapped.game.ply)  # type: ignore[attr-defined]
+
+
+STEP_UNITS = {
+    "Chess-v0": StepUnit(
+        "one move of the agent (white, standard start) against the random rung, whose reply is "
+        "played inside the step: steps count the agent's moves, plies both sides' moves",
+        plies=plies,
+    ),
+}
+"""What one counted step of `Chess-v0` is (`arcade_gym/core/counting.py`)."""
 
 TARGET_SHARE = 0.8
 CHUNKS = 6
@@ -73,6 +90,12 @@ def bench_chess(seconds: float = 3.0) -> Figures:
             "bare_python_chess_plies_per_s": rates["bare"],
         },
         targets={"aec_standard_steps_per_s": round(TARGET_SHARE * rates["bare"])},
-        peer=Peer("pettingzoo.classic.chess_v6", "pygame", "needs pygame (pettingzoo[classic])"),
+        peer=Peer("pettingzoo.classic.chess_v6, pgx chess", "pgx"),
         extra={"aec_share_of_bare": rates["aec"] / rates["bare"]},
+        units={
+            "aec_standard": "one ply of either side through the AEC API (observation planes, "
+            "mask, a random legal move); a finished agent's dead step not counted",
+            "bare_python_chess": "one ply of a bare python-chess loop: list the legal moves, "
+            "push one",
+        },
     )

@@ -19,6 +19,15 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from arcade_gym.core.counting import (
+    DEFAULT_UNIT,
+    AecCounter,
+    EnvCounter,
+    StepUnit,
+    Tally,
+    VectorCounter,
+)
+
 VECTOR_BATCH = 1024
 """Games per native vector env in the batched figures (the issue asks for 256 or more)."""
 
@@ -37,8 +46,9 @@ class Peer:
 @dataclass
 class Figures:
     """What a bench adds to a report: rates under `results`, their `targets`, wall times under
-    `durations`, the seconds its own warmup took beyond the game's (`compile_s`), a `peer`, and
-    `extra` top-level report keys (a ratio between two of its figures, say)."""
+    `durations`, the seconds its own warmup took beyond the game's (`compile_s`), a `peer`,
+    `extra` top-level report keys (a ratio between two of its figures, say), and `units`: what
+    one counted step (or item) of the figures starting with each key is."""
 
     results: dict[str, float] = field(default_factory=dict)
     targets: dict[str, float] = field(default_factory=dict)
@@ -46,6 +56,7 @@ class Figures:
     compile_s: float = 0.0
     peer: Peer | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    units: dict[str, str] = field(default_factory=dict)
 
 
 def env_key(env_id: str) -> str:
@@ -83,73 +94,124 @@ def passes_per_s(one_pass: Callable[[], None], per_pass: int, seconds: float) ->
     return rate(run, seconds)
 
 
-def _random_step_loop(env: gym.Env[Any, Any], seed: int) -> Callable[[float], int]:
-    """Steps of `env` with uniform random legal actions until a deadline, resetting at episode
-    end. A Discrete action is drawn by rejection from a pre-drawn stream of uniform indices
-    against `info["action_mask"]` (every action when the env gives no mask): exactly uniform
-    over the mask and cheaper than listing the legal actions every step, so the figure measures
-    the env rather than the chooser (a mask that allows nothing is a ValueError). Any other
-    action space is sampled by the space itself."""
-    _, info = env.reset(seed=seed)
+def random_legal(mask: np.ndarray, draws: list[float], k: int) -> tuple[int, int]:
+    """A uniform legal index of `mask` by rejection from a stream of uniform floats in [0, 1)
+    (`draws`, a power-of-two long list, read from position `k`): exactly uniform over the mask
+    and cheaper than listing the legal actions every step. Returns `(action, next k)`;
+    ValueError when the mask allows nothing."""
+    size = len(draws) - 1
+    n = len(mask)
+    a = int(draws[k & size] * n)
+    k += 1
+    tries = 0
+    while not mask[a]:
+        a = int(draws[k & size] * n)
+        k += 1
+        tries += 1
+        if tries > size:
+            raise ValueError("the action mask allows no action")
+    return a, k
+
+
+def single_runner(counter: EnvCounter, seed: int) -> Callable[[float], int]:
+    """`counter`'s env stepped with uniform random legal actions of its unit's kind until a
+    deadline; returns the steps counted (its tally keeps resets and plies). A Discrete action is
+    drawn by `random_legal`; any other action space is sampled by the space itself."""
+    env = counter.env
     space = env.action_space
     discrete = space if isinstance(space, gym.spaces.Discrete) else None
-    n_actions = int(discrete.n) if discrete is not None else 1
     start = int(discrete.start) if discrete is not None else 0
-    every = np.ones(n_actions, np.bool_)
-    draws = np.random.default_rng(seed).integers(0, n_actions, 1 << 16).tolist()
+    draws = np.random.default_rng(seed).random(1 << 16).tolist()
     space.seed(seed)
-    name = env.spec.id if env.spec is not None else type(env).__name__
+    k = 0
 
     def run(deadline: float) -> int:
-        nonlocal info
-        steps = k = 0
+        nonlocal k
+        steps = counter.tally.steps
         while True:
             for _ in range(256):
                 if discrete is None:
                     action: Any = space.sample()
                 else:
-                    mask = info.get("action_mask", every)
-                    a = draws[k & 0xFFFF]
-                    k += 1
-                    tries = 0
-                    while not mask[a]:
-                        a = draws[k & 0xFFFF]
-                        k += 1
-                        tries += 1
-                        if tries > 1 << 16:
-                            raise ValueError(f"{name}: its action_mask allows no action")
+                    a, k = random_legal(counter.mask(), draws, k)
                     action = start + a
-                _, _, terminated, truncated, info = env.step(action)
-                steps += 1
-                if terminated or truncated:
-                    _, info = env.reset()
+                counter.step(action)
             if time.perf_counter() >= deadline:
-                return steps
+                return counter.tally.steps - steps
 
     return run
 
 
+def vector_runner(
+    counter: VectorCounter, seed: int, *, plies: bool = False
+) -> Callable[[float], int]:
+    """`counter`'s vector env stepped with random legal actions of its unit's kind (the batched
+    sampler of its action space) until a deadline; returns the steps counted, or the plies with
+    `plies=True`."""
+    space = counter.envs.action_space
+    space.seed(seed)
+
+    def run(deadline: float) -> int:
+        before = counter.tally.plies if plies else counter.tally.steps
+        while True:
+            for _ in range(8):
+                counter.step(space.sample(mask=counter.masks()))
+            if time.perf_counter() >= deadline:
+                after = counter.tally.plies if plies else counter.tally.steps
+                return after - before
+
+    return run
+
+
+def _per_second(done: Tally, wall: float, cpu: float, unit: StepUnit) -> dict[str, float]:
+    """A tally as rates: steps per wall and CPU second, resets per second, plies per second when
+    the unit counts plies."""
+    rates = {
+        "steps_per_s": done.steps / max(wall, 1e-9),
+        "steps_per_cpu_s": done.steps / max(cpu, 1e-9),
+        "resets_per_s": done.resets / max(wall, 1e-9),
+    }
+    if unit.plies is not None or unit.vector_plies is not None:
+        rates["plies_per_s"] = done.plies / max(wall, 1e-9)
+        rates["plies_per_cpu_s"] = done.plies / max(cpu, 1e-9)
+    return rates
+
+
 def random_step_rates(
-    env_id: str, seconds: float, *, seed: int = 0, **make_kwargs: Any
+    env_id: str,
+    seconds: float,
+    *,
+    seed: int = 0,
+    unit: StepUnit = DEFAULT_UNIT,
+    **make_kwargs: Any,
 ) -> dict[str, float]:
-    """Steps of `gym.make(env_id)` with uniform random legal actions (resets included), per
-    second of wall clock (`steps_per_s`) and of this process's CPU time (`steps_per_cpu_s`),
-    both from the one run."""
-    run = _random_step_loop(gym.make(env_id, **make_kwargs), seed)
+    """Counted steps of `gym.make(env_id)` with uniform random legal actions of the unit's kind,
+    per second of wall clock (`steps_per_s`) and of this process's CPU time (`steps_per_cpu_s`),
+    from the one run: resets are timed (a game has to start) but never counted as steps; they
+    are `resets_per_s`, and the plies of a two-player step `plies_per_s`."""
+    counter = EnvCounter(gym.make(env_id, **make_kwargs), unit, seed)
+    run = single_runner(counter, seed)
+    before = counter.tally.copy()
     t0, c0 = time.perf_counter(), time.process_time()
-    steps = run(t0 + seconds)
+    run(t0 + seconds)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"steps_per_s": steps / max(wall, 1e-9), "steps_per_cpu_s": steps / max(cpu, 1e-9)}
+    done = counter.tally.since(before)
+    return _per_second(done, wall, cpu, unit)
 
 
 def masked_random_steps(
-    env_id: str, seconds: float, *, seed: int = 0, cpu_time: bool = False, **make_kwargs: Any
+    env_id: str,
+    seconds: float,
+    *,
+    seed: int = 0,
+    cpu_time: bool = False,
+    unit: StepUnit = DEFAULT_UNIT,
+    **make_kwargs: Any,
 ) -> float:
-    """Steps per second of `gym.make(env_id)` with uniform random legal actions, resetting at
-    episode end (the loop of `random_step_rates`); `cpu_time=True`: per CPU second."""
-    return rate(
-        _random_step_loop(gym.make(env_id, **make_kwargs), seed), seconds, cpu_time=cpu_time
-    )
+    """Counted steps per second of `gym.make(env_id)` with uniform random legal actions (the
+    loop of `random_step_rates`); `cpu_time=True`: per CPU second."""
+    rates = random_step_rates(env_id, seconds, seed=seed, unit=unit, **make_kwargs)
+    return rates["steps_per_cpu_s" if cpu_time else "steps_per_s"]
 
 
 def vector_steps(
@@ -159,39 +221,41 @@ def vector_steps(
     num_envs: int = VECTOR_BATCH,
     repeats: int = 5,
     seed: int = 0,
+    unit: StepUnit = DEFAULT_UNIT,
     **make_kwargs: Any,
 ) -> dict[str, float]:
-    """Total steps per second of `gym.make_vec(env_id, num_envs, "vector_entry_point")` with
-    random legal actions from its batched masked sampler, autoreset included.
+    """Counted steps per second of `gym.make_vec(env_id, num_envs, "vector_entry_point")` with
+    random legal actions of the unit's kind (`VectorCounter`: a slot's autoreset step is dead,
+    not counted), summed over its games.
 
     The first reset and step (numba compiling the batch kernels, or loading them from its cache)
     are timed apart as `compile_s`; then `repeats` windows of `seconds / repeats` each give the
-    median wall-clock and CPU-time rates.
+    median wall-clock and CPU-time rates (`resets_per_s` and `plies_per_s` likewise).
     """
     t0 = time.perf_counter()
     envs = gym.make_vec(
         env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **make_kwargs
     )
-    envs.reset(seed=seed)
-    envs.step(envs.action_space.sample())
+    counter = VectorCounter(envs, unit, seed)
+    space = envs.action_space
+    space.seed(seed)
+    counter.step(space.sample(mask=counter.masks()))
     compile_s = time.perf_counter() - t0
-    walls, cpus = [], []
+    windows = []
     for _ in range(repeats):
+        before = counter.tally.copy()
         w0, c0 = time.perf_counter(), time.process_time()
         deadline = w0 + seconds / repeats
-        steps = 0
         while time.perf_counter() < deadline:
             for _ in range(8):
-                envs.step(envs.action_space.sample())
-            steps += 8 * num_envs
-        walls.append(steps / (time.perf_counter() - w0))
-        cpus.append(steps / max(time.process_time() - c0, 1e-9))
+                counter.step(space.sample(mask=counter.masks()))
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        done = counter.tally.since(before)
+        windows.append(_per_second(done, wall, cpu, unit))
     envs.close()
-    return {
-        "steps_per_s": float(np.median(walls)),
-        "steps_per_cpu_s": float(np.median(cpus)),
-        "compile_s": compile_s,
-    }
+    figures = {name: float(np.median([w[name] for w in windows])) for name in windows[0]}
+    figures["compile_s"] = compile_s
+    return figures
 
 
 def add_vector_figures(
@@ -200,45 +264,51 @@ def add_vector_figures(
     name: str,
     env_id: str,
     seconds: float,
+    *,
+    unit: StepUnit = DEFAULT_UNIT,
     **make_kwargs: Any,
 ) -> None:
-    """Put `vector_steps` into a report: `<name>_vector1024_steps_per_s` (and per CPU second)
-    beside the single-env figures, and its compile time under `seconds`."""
-    figures = vector_steps(env_id, seconds, **make_kwargs)
+    """Put `vector_steps` into a report: `<name>_vector1024_steps_per_s` (and per CPU second,
+    plies when the unit counts them) beside the single-env figures, and its compile time under
+    `seconds`."""
+    figures = vector_steps(env_id, seconds, unit=unit, **make_kwargs)
     key = f"{name}_vector{VECTOR_BATCH}"
-    results[f"{key}_steps_per_s"] = figures["steps_per_s"]
-    results[f"{key}_steps_per_cpu_s"] = figures["steps_per_cpu_s"]
+    for figure in ("steps_per_s", "steps_per_cpu_s", "plies_per_s", "plies_per_cpu_s"):
+        if figure in figures:
+            results[f"{key}_{figure}"] = figures[figure]
     durations[f"{key}_compile_or_cache_load"] = figures["compile_s"]
 
 
-def aec_random_steps(env: Any, seed: int = 0) -> Callable[[float], int]:
-    """A PettingZoo AEC env's steps until a deadline (`last`, then `step`), each move uniform
-    among the legal ones of the observation's `action_mask`; dead steps of finished agents and
-    resets are included. The returned runner keeps its game between calls, so two runners can be
-    interleaved in chunks."""
-    env.reset(seed=seed)
+def aec_runner(counter: AecCounter, seed: int = 0) -> Callable[[float], int]:
+    """A PettingZoo AEC env's plies until a deadline (`last`, then `step`), each move uniform
+    among the legal ones of the observation's `action_mask`: finished agents' dead steps and
+    resets are played (and timed) but never counted. The runner keeps its game between calls,
+    so two runners can be interleaved in chunks; it returns the plies of this call."""
     u = np.random.default_rng(seed).random(1 << 16).tolist()
     count = 0
 
     def run(deadline: float) -> int:
         nonlocal count
-        steps = 0
+        plies = counter.tally.plies
         while True:
             for _ in range(128):
-                obs, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    if not env.agents:
-                        env.reset()
-                else:
-                    legal = np.flatnonzero(obs["action_mask"])
-                    env.step(int(legal[int(u[count & 0xFFFF] * legal.size)]))
-                steps += 1
+                mask = counter.mask()
+                if mask is None:
+                    counter.step(None)
+                    continue
+                legal = np.flatnonzero(mask)
+                counter.step(int(legal[int(u[count & 0xFFFF] * legal.size)]))
                 count += 1
             if time.perf_counter() >= deadline:
-                return steps
+                return counter.tally.plies - plies
 
     return run
+
+
+def aec_random_steps(env: Any, seed: int = 0) -> Callable[[float], int]:
+    """`aec_runner` on a fresh `AecCounter` of `env`: plies (dead steps excluded) until a
+    deadline."""
+    return aec_runner(AecCounter(env, seed), seed)
 
 
 def env_memory_bytes(env_id: str, count: int = 50, **make_kwargs: Any) -> float:

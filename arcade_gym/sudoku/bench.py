@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 
+from arcade_gym.core.counting import StepUnit
 from arcade_gym.core.throughput import (
     Figures,
     Peer,
@@ -29,6 +30,14 @@ from arcade_gym.sudoku.rules import parse_puzzle
 from arcade_gym.sudoku.sets import set_grids
 
 ENV_ID = "arcade_gym/Sudoku-v0"
+
+STEP_UNITS = {
+    "Sudoku-v0": StepUnit(
+        "one digit placed in an empty cell (any placement that breaks no constraint, right or "
+        "wrong); a new minimal puzzle generated at each reset unless the figure says set v1"
+    ),
+}
+"""What one counted step of `Sudoku-v0` is (`arcade_gym/core/counting.py`)."""
 
 
 def _puzzles(tier: int | None) -> list[np.ndarray]:
@@ -62,7 +71,7 @@ def bench_sudoku(seconds: float = 3.0) -> Figures:
     t0 = time.perf_counter()
     grade(_puzzles(7)[0])  # the grader's Python paths, outside the timed figures
     warm_s = time.perf_counter() - t0
-    set_v1 = random_step_rates(ENV_ID, seconds, set="v1")
+    set_v1 = random_step_rates(ENV_ID, seconds, unit=STEP_UNITS["Sudoku-v0"], set="v1")
     figures = Figures(
         results={
             "solver_tier7_grids_per_s": solves_per_s(7, seconds),
@@ -81,9 +90,20 @@ def bench_sudoku(seconds: float = 3.0) -> Figures:
             "sudoku_v0_set_v1_steps_per_s": 150_000,
         },
         compile_s=warm_s,
-        peer=Peer("py-sudoku", "sudoku"),
+        peer=Peer("jumanji Sudoku-v0", "jumanji"),
+        units={
+            "solver_tier7": "one tier-7 grid of set v1 solved to uniqueness (count up to 2)",
+            "solver_tier1": "one tier-1 grid of set v1 solved to uniqueness (count up to 2)",
+            "grader": "one grid of set v1 graded (every technique tier tried, the path kept)",
+        },
     )
     add_vector_figures(
-        figures.results, figures.durations, "sudoku_v0_set_v1", ENV_ID, seconds, set="v1"
+        figures.results,
+        figures.durations,
+        "sudoku_v0_set_v1",
+        ENV_ID,
+        seconds,
+        unit=STEP_UNITS["Sudoku-v0"],
+        set="v1",
     )
     return figures

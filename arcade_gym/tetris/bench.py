@@ -4,7 +4,7 @@
 engine: every placement with its afterstate features); `question_objects_per_s` adds the contract
 object a harness sends (pydantic, a grid per candidate). Beside them: a synchronous vector of
 eight envs, the native vector env on one thread and with the extended placement features, env
-memory, and the targets of both envs.
+memory, and the targets of both envs. `STEP_UNITS` says what one counted step of each env is.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import time
 import gymnasium as gym
 import numpy as np
 
+from arcade_gym.core.counting import StepUnit, VectorCounter
+from arcade_gym.core.spaces import sample_rows
 from arcade_gym.core.throughput import (
     VECTOR_BATCH,
     Figures,
@@ -29,31 +31,32 @@ from arcade_gym.tetris.game import TetrisGame
 TETRIS_ID = "arcade_gym/Tetris-v3"
 PRIMITIVE_ID = "arcade_gym/TetrisPrimitive-v3"
 
-
-def _masked_choice(mask: np.ndarray, u: float) -> int:
-    """A uniform legal action from a uniform draw `u`; 0 for a finished episode (no legal one)."""
-    legal = np.flatnonzero(mask)
-    return int(legal[int(u * legal.size)]) if legal.size else 0
+STEP_UNITS = {
+    "Tetris-v3": StepUnit(
+        "one placement: the piece in play hard-dropped at a listed (x, rotation), or a hold; "
+        "20x10 board, one player, guideline scoring"
+    ),
+    "TetrisPrimitive-v3": StepUnit(
+        "one primitive control (left, right, rotate either way, soft or hard drop) and the "
+        "gravity row after it; 20x10 board, one player"
+    ),
+}
+"""What one counted step of each Tetris env is (`arcade_gym/core/counting.py`)."""
 
 
 def tetris_v3_vector_steps(seconds: float, num_envs: int = 8, seed: int = 0) -> float:
-    """Total env steps per second of a synchronous vector of `Tetris-v3` envs (autoreset)."""
+    """Counted steps per second of a synchronous vector of `Tetris-v3` envs (a slot's
+    autoreset step is not counted)."""
     envs = gym.make_vec(TETRIS_ID, num_envs=num_envs, vectorization_mode="sync")
-    _, info = envs.reset(seed=seed)
+    counter = VectorCounter(envs, STEP_UNITS["Tetris-v3"], seed)
     rng = np.random.default_rng(seed)
 
     def run(deadline: float) -> int:
-        nonlocal info
-        steps = 0
+        steps = counter.tally.steps
         while time.perf_counter() < deadline:
             for _ in range(32):
-                masks = info["action_mask"]
-                actions = np.array(
-                    [_masked_choice(m, u) for m, u in zip(masks, rng.random(num_envs), strict=True)]
-                )
-                _, _, _, _, info = envs.step(actions)
-                steps += num_envs
-        return steps
+                counter.step(sample_rows(counter.infos["action_mask"], rng))
+        return counter.tally.steps - steps
 
     return rate(run, seconds)
 
@@ -76,11 +79,12 @@ def candidate_questions(seconds: float, seed: int = 0) -> float:
     """Raw engine: candidate generation with every afterstate's features (no Gym, no pydantic)."""
     positions = _sample_positions(512, seed)
     arrays = [(g.board, g.st, g.seq, g.cinfo, g.cfeat) for g in positions]
-    generate = C.generate_candidates
+    generate = C.generate_candidates_into
+    work, visited = C.scratch()
 
     def one_pass() -> None:
         for board, st, seq, cinfo, cfeat in arrays:
-            generate(board, st, seq, cinfo, cfeat)
+            generate(board, st, seq, cinfo, cfeat, work, visited)
 
     return passes_per_s(one_pass, len(arrays), seconds)
 
@@ -119,9 +123,20 @@ def bench_tetris(seconds: float = 3.0) -> Figures:
     )
     # The native vector env on the calling thread only (the default steps slices of games on
     # every core), and with the two El-Tetris columns (the CEM baseline's input).
+    unit = STEP_UNITS["Tetris-v3"]
     for name, kwargs in (
         ("tetris_v3_1thread", {"threads": 1}),
         ("tetris_v3_extended", {"placement_features": "extended"}),
     ):
-        add_vector_figures(figures.results, figures.durations, name, TETRIS_ID, seconds, **kwargs)
+        add_vector_figures(
+            figures.results, figures.durations, name, TETRIS_ID, seconds, unit=unit, **kwargs
+        )
+    figures.units.update(
+        {
+            "tetris_v3_vector8": f"{unit.text}; a synchronous vector of 8 envs",
+            "candidate_questions": "one question: every placement of the piece in play with its "
+            "afterstate features (the raw engine, no Gym, no pydantic)",
+            "question_objects": "one Tetris Bench question object (pydantic, a grid per candidate)",
+        }
+    )
     return figures

@@ -1,8 +1,10 @@
 """Tic-tac-toe's own speed figures (`arcade-eval bench tictactoe` adds them to `TicTacToe-v0`'s
 steps/s): the two-player AEC env on 3x3 and 10x10, bare and in PettingZoo's default wrappers.
 
-A `TicTacToe-v0` step includes the opponent's reply; an AEC step is one agent's `last` + `step`,
-dead steps and resets included. The arena's suite and oracle figures are the arena benchmark's
+A `TicTacToe-v0` step is the agent's move with the sparring partner's reply inside it: its
+steps/s count the agent's moves, its plies/s both sides' (`STEP_UNITS`). An AEC figure counts
+plies: one agent's `last` + `step`; a finished agent's dead step and the resets are played and
+timed, never counted. The arena's suite and oracle figures are the arena benchmark's
 (`arcade-eval bench ttt-arena`).
 """
 
@@ -10,18 +12,44 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from arcade_gym.core.counting import StepUnit
 from arcade_gym.core.throughput import VECTOR_BATCH, Figures, Peer, aec_random_steps, rate
-from arcade_gym.tictactoe import aec as tictactoe_v0
+from arcade_gym.multiagent import tictactoe_v0
+
+
+def stones(env: Any) -> int:
+    """Plies of a single `TicTacToe-v0` game so far: the stones on its board."""
+    return int(np.count_nonzero(env.unwrapped.game.flat))
+
+
+def vector_stones(obs: np.ndarray) -> np.ndarray:
+    """Plies of each game of the vector env so far, from its (N, size, size, 2) planes (own
+    stones and the partner's; a flat (N, D) observation is the same planes flattened)."""
+    return np.asarray(obs).reshape(len(obs), -1).sum(axis=1).astype(np.int64)
+
+
+STEP_UNITS = {
+    "TicTacToe-v0": StepUnit(
+        "one move of the agent (X) on 3x3 against the random sparring partner, whose reply is "
+        "played inside the step: steps count the agent's moves, plies both sides' moves",
+        plies=stones,
+        vector_plies=vector_stones,
+    ),
+}
+"""What one counted step of `TicTacToe-v0` is (`arcade_gym/core/counting.py`)."""
 
 
 def aec_steps(seconds: float, size: int = 3, *, wrapped: bool = False, seed: int = 0) -> float:
-    """Steps per second through the AEC API, each move uniform among the legal ones."""
+    """Plies per second through the AEC API, each move uniform among the legal ones."""
     env: Any = tictactoe_v0.wrapped_env(size=size) if wrapped else tictactoe_v0.env(size=size)
     return rate(aec_random_steps(env, seed), seconds)
 
 
 def bench_tictactoe(seconds: float = 3.0) -> Figures:
     """Tic-tac-toe's figures beyond `TicTacToe-v0`'s generic steps/s, and the targets."""
+    ply = "one ply of either player (X first) through the AEC API; a finished agent's dead step"
     return Figures(
         results={
             "aec_3x3_steps_per_s": aec_steps(seconds, 3),
@@ -32,7 +60,10 @@ def bench_tictactoe(seconds: float = 3.0) -> Figures:
             "aec_3x3_steps_per_s": 100_000,
             f"tic_tac_toe_v0_vector{VECTOR_BATCH}_steps_per_s": 2_500_000,
         },
-        peer=Peer(
-            "pettingzoo.classic.tictactoe_v3", "pygame", "needs pygame (pettingzoo[classic])"
-        ),
+        peer=Peer("pettingzoo.classic.tictactoe_v3, pgx tic_tac_toe", "pgx"),
+        units={
+            "aec_3x3": f"{ply} not counted; 3x3, 3 in a row",
+            "aec_10x10": f"{ply} not counted; 10x10, 5 in a row",
+            "aec_3x3_pz_wrapped": f"{ply} not counted; 3x3, in PettingZoo's default wrappers",
+        },
     )

@@ -8,6 +8,7 @@ warm.
 from __future__ import annotations
 
 import importlib.util
+import os
 import platform
 from typing import Any
 
@@ -16,12 +17,14 @@ from arcade_gym.core.throughput import Peer
 
 
 def peer_status(name: str, module: str, missing_note: str = "") -> dict[str, Any]:
-    """Whether a peer library is installed to compare against."""
+    """Whether a peer library is installed to compare against: `arcade-eval bench --peers`
+    measures it beside ours in one sitting."""
     installed = importlib.util.find_spec(module) is not None
     note = (
-        "not measured yet"
+        "measured beside ours by `arcade-eval bench --peers`"
         if installed
-        else (missing_note or "install it to measure it beside ours")
+        else (missing_note or 'not installed: pip install -e ".[peers]"')
+        + ", then `arcade-eval bench --peers`"
     )
     return {"name": name, "installed": installed, "note": note}
 
@@ -36,6 +39,15 @@ def peer_report(peer: Peer) -> dict[str, Any]:
             "note": f"measured above as {peer.measured_as}",
         }
     return peer_status(peer.name, peer.module, peer.missing_note)
+
+
+def load_average() -> float:
+    """The machine's one-minute load average (0 where the platform has none): figures measured
+    under load say so."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0
 
 
 def make_report(
@@ -55,6 +67,7 @@ def make_report(
         "python": platform.python_version(),
         "machine": platform.machine(),
         "seconds_per_figure": seconds,
+        "load_average": load_average(),
         "compile_or_cache_load_s": compile_s,
         "results": results,
         "targets": targets,
@@ -71,7 +84,8 @@ def format_table(report: dict[str, Any]) -> str:
     lines = [
         f"arcade-gym {report['package_version']} bench: {report['game']} "
         f"(python {report['python']}, {report['machine']})",
-        f"compile / cache load: {report['compile_or_cache_load_s']:.2f} s",
+        f"compile / cache load: {report['compile_or_cache_load_s']:.2f} s; "
+        f"load average {report.get('load_average', 0.0):.1f}",
     ]
     targets = report.get("targets", {})
     durations = report.get("seconds", {})
@@ -88,6 +102,8 @@ def format_table(report: dict[str, Any]) -> str:
         lines.append(f"  {name:<{width}} {value:>14,.0f} {unit}{check}")
     for name, value in durations.items():
         lines.append(f"  {name:<{width}} {value:>14.2f} s")
+    for prefix, text in report.get("units", {}).items():
+        lines.append(f"  one step of {prefix}*: {text}")
     peer = report.get("peer")
     if peer:
         lines.append(

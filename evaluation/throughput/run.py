@@ -10,28 +10,56 @@ benchmark's bench is reported the same way, on its own.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
+from arcade_gym.core.counting import DEFAULT_UNIT, StepUnit
 from arcade_gym.core.descriptor import GameDescriptor
-from arcade_gym.core.throughput import Figures, add_vector_figures, env_key, random_step_rates
+from arcade_gym.core.throughput import (
+    VECTOR_BATCH,
+    Figures,
+    add_vector_figures,
+    env_key,
+    random_step_rates,
+)
 from arcade_gym.core.warmup import warm
 from arcade_gym.registration import NAMESPACE
 from evaluation.core.registry import lazy
 from evaluation.throughput.report import make_report, peer_report
 
 
+def step_units(game: GameDescriptor) -> dict[str, StepUnit]:
+    """Env id (no namespace) -> what one counted step of it is: the `STEP_UNITS` of the module
+    the game's `bench` names (an env it does not list counts every step as one)."""
+    if game.bench is None:
+        return {}
+    module = importlib.import_module(game.bench.partition(":")[0])
+    units: dict[str, StepUnit] = getattr(module, "STEP_UNITS", {})
+    return units
+
+
 def env_figures(game: GameDescriptor, seconds: float) -> Figures:
-    """The generic figures of every env of `game` (its kernels already warm)."""
+    """The generic figures of every env of `game` (its kernels already warm): counted steps
+    per wall and CPU second (resets timed, never counted), plies when its unit counts them, and
+    its native vector env's, with what one step is under `units`."""
     figures = Figures()
+    units = step_units(game)
     for entry in game.envs:
         env_id = f"{NAMESPACE}/{entry.id}"
         key = env_key(entry.id)
-        rates = random_step_rates(env_id, seconds)
-        figures.results[f"{key}_steps_per_s"] = rates["steps_per_s"]
-        figures.results[f"{key}_steps_per_cpu_s"] = rates["steps_per_cpu_s"]
+        unit = units.get(entry.id, DEFAULT_UNIT)
+        rates = random_step_rates(env_id, seconds, unit=unit)
+        for figure in ("steps_per_s", "steps_per_cpu_s", "plies_per_s", "plies_per_cpu_s"):
+            if figure in rates:
+                figures.results[f"{key}_{figure}"] = rates[figure]
+        figures.units[key] = unit.text
         if entry.vector_entry_point is not None:
-            add_vector_figures(figures.results, figures.durations, key, env_id, seconds)
+            add_vector_figures(figures.results, figures.durations, key, env_id, seconds, unit=unit)
+            figures.units[f"{key}_vector{VECTOR_BATCH}"] = (
+                f"{unit.text}; summed over {VECTOR_BATCH:,} games, a slot's autoreset step "
+                "not counted"
+            )
     return figures
 
 
@@ -42,6 +70,7 @@ def report_of(name: str, seconds: float, compile_s: float, *parts: Figures) -> d
     durations: dict[str, float] = {}
     targets: dict[str, float] = {}
     extra: dict[str, Any] = {}
+    units: dict[str, str] = {}
     peer = None
     for part in parts:
         clash = (results.keys() & part.results.keys()) | (durations.keys() & part.durations.keys())
@@ -51,6 +80,7 @@ def report_of(name: str, seconds: float, compile_s: float, *parts: Figures) -> d
         durations.update(part.durations)
         targets.update(part.targets)
         extra.update(part.extra)
+        units.update(part.units)
         compile_s += part.compile_s
         peer = part.peer or peer
     unknown = sorted(targets.keys() - results.keys())
@@ -65,6 +95,8 @@ def report_of(name: str, seconds: float, compile_s: float, *parts: Figures) -> d
         peer=peer_report(peer) if peer is not None else None,
         durations=durations,
     )
+    if units:
+        report["units"] = units
     report.update(extra)
     return report
 
