@@ -222,7 +222,7 @@ class ChessVectorEnv(ArcadeVectorEnv):
         )  # fmt: skip
 
     def _observations(self) -> np.ndarray:
-        return self._obs.copy()
+        return self._out(self._obs)
 
     def _decisions_left(self) -> np.ndarray | None:
         if self.max_plies is None:

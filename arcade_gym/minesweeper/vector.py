@@ -142,7 +142,7 @@ class MinesweeperVectorEnv(ArcadeVectorEnv):
         )  # fmt: skip
 
     def _observations(self) -> np.ndarray:
-        return self._view.reshape(self.num_envs, self.rows, self.cols).copy()
+        return self._out(self._view.reshape(self.num_envs, self.rows, self.cols))
 
     def _decisions_left(self) -> np.ndarray:
         left: np.ndarray = self.max_decisions - self._st[:, E.S_DECISIONS]

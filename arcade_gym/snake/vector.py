@@ -79,8 +79,10 @@ def step_games(
     rew: np.ndarray,
     term: np.ndarray,
     trunc: np.ndarray,
+    redraw: bool,
 ) -> None:
-    """Reset the games that ended on the last step; move the others (action -1: leave it)."""
+    """Reset the games that ended on the last step; move the others (action -1: leave it, and
+    draw its planes again when `redraw`: `board` is a new array to fill for every game)."""
     for i in range(actions.shape[0]):
         rew[i] = 0.0
         term[i] = False
@@ -90,6 +92,8 @@ def step_games(
             needs_reset[i] = False
             continue
         if actions[i] < 0:
+            if redraw:
+                E.observe(grid[i], body[i], st[i], board[i], length[i], mask[i])
             continue
         rew[i] = E.step_observe(
             grid[i], body[i], st[i], rng[i], actions[i], board[i], length[i], mask[i]
@@ -136,7 +140,7 @@ class SnakeVectorEnv(ArcadeVectorEnv):
         self.difficulty = difficulty
         self.max_decisions = check_int("max_decisions", max_decisions)
         self._grid = np.zeros((n, cells), np.uint8)
-        self._body = np.zeros((n, cells), np.int64)
+        self._body = np.zeros((n, cells), np.int16)  # flat cells: at most 16 * 16
         self._st = np.tile(template.game.st, (n, 1))
         self._rng = np.zeros((n, 1), np.uint64)
         self._board = np.zeros((n, spec.rows, spec.cols, N_PLANES), np.float32)
@@ -160,20 +164,23 @@ class SnakeVectorEnv(ArcadeVectorEnv):
         return draws
 
     def _kernel_reset(self, games: np.ndarray) -> None:
+        self._board = self._step_buffer(self._board, whole=games.shape[0] == self.num_envs)
         reset_games(
             self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos,
             games, self._board, self._length, self._masks,
         )  # fmt: skip
 
     def _kernel_step(self, actions: np.ndarray) -> None:
+        board = self._step_buffer(self._board, whole=True)
         step_games(
             self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos, actions,
-            self._needs_reset, self._board, self._length, self._masks, self.rewards,
-            self.terminations, self.truncations,
+            self._needs_reset, board, self._length, self._masks, self.rewards,
+            self.terminations, self.truncations, board is not self._board,
         )  # fmt: skip
+        self._board = board
 
     def _observations(self) -> dict[str, np.ndarray]:
-        return {"board": self._board.copy(), "length": self._length.copy()}
+        return {"board": self._board, "length": self._out(self._length)}  # _step_buffer
 
     def _decisions_left(self) -> np.ndarray | None:
         if not self.max_decisions:

@@ -175,8 +175,8 @@ class SudokuVectorEnv(ArcadeVectorEnv):
     def _observations(self) -> dict[str, np.ndarray]:
         n = self.num_envs
         return {
-            "board": self._board.reshape(n, 9, 9).copy(),
-            "candidates": self._masks.reshape(n, 9, 9, 9).copy(),
+            "board": self._out(self._board.reshape(n, 9, 9)),
+            "candidates": self._out(self._masks.reshape(n, 9, 9, 9)),
         }
 
     def _infos(self) -> dict[str, np.ndarray]:

@@ -348,9 +348,9 @@ class TetrisPrimitiveVectorEnv(_TetrisVector):
 
     def _observations(self) -> dict[str, np.ndarray]:
         return {
-            "board": self._view.copy(),
+            "board": self._out(self._view),
             "piece": self._st[:, :4].copy(),
-            "next": self._nxt.copy(),
+            "next": self._out(self._nxt),
         }
 
 
@@ -425,7 +425,7 @@ class TetrisVectorEnv(_TetrisVector):
             "board": (self._board != 0).view(np.uint8),
             "active": st[:, E.S_ACTIVE].copy(),
             "hold": np.where(hold < 0, 7, hold),
-            "next": self._nxt.copy(),
+            "next": self._out(self._nxt),
             "state": st[:, [E.S_LEVEL, E.S_COMBO, E.S_B2B, E.S_CAN_HOLD]].astype(np.float32),
-            "placements": self._featmat.copy(),
+            "placements": self._out(self._featmat),
         }

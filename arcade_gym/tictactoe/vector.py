@@ -259,7 +259,7 @@ class TicTacToeVectorEnv(ArcadeVectorEnv):
         )  # fmt: skip
 
     def _observations(self) -> np.ndarray:
-        return self._obs.copy()
+        return self._out(self._obs)
 
     def _decisions_left(self) -> np.ndarray:
         left: np.ndarray = self.size * self.size - self._st[:, S_PLACED]
