@@ -58,7 +58,8 @@ from gymnasium.vector.utils import batch_space
 from arcade_gym.core.action_batch import BAD_MASKED, BAD_RANGE, first_bad_action
 from arcade_gym.core.args import check_choice, check_flag, check_int, check_reward
 from arcade_gym.core.copying import KeepsViews
-from arcade_gym.core.env import EPISODE_TIME_DIGITS, ILLEGAL_ACTION_MODES, reset_options
+from arcade_gym.core.env import ILLEGAL_ACTION_MODES, reset_options
+from arcade_gym.core.episode_stats import episode_arrays, tally
 from arcade_gym.core.observation import OBSERVATION_MODES, Flattener
 from arcade_gym.core.spaces import BatchMaskedDiscrete
 
@@ -225,10 +226,14 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
             self._illegal[resetting] = 0
             self._cap_penalised()
         self._refill()
-        self._tally(resetting)
+        now = time.perf_counter()
+        any_ended = tally(
+            self._ep_return, self._ep_length, self._ep_start, self.rewards, resetting, now,
+            self.max_episode_steps or 0, self.terminations, self.truncations, self._needs_reset,
+        )  # fmt: skip
         rewards, terminations = self.rewards.copy(), self.terminations.copy()
         truncations = self.truncations.copy()
-        ended = self._episode_stats(terminations | truncations)
+        ended = self._episode_stats(terminations | truncations, now) if any_ended else None
         infos = self._infos()
         if penalised is not None:
             infos["illegal"] = penalised
@@ -238,33 +243,13 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
                 infos = self._restart_now(ended[1], infos)
         return self._observed(), rewards, terminations, truncations, infos
 
-    def _tally(self, resetting: np.ndarray) -> None:
-        """Add this step to each game's return and length (a step that reset a game starts it
-        from 0), and truncate the games that reached `max_episode_steps`."""
-        ret, length = self._ep_return, self._ep_length
-        if resetting.any():
-            ret[resetting] = 0.0
-            length[resetting] = -1  # the reset step itself is no step of the new episode
-            self._ep_start[resetting] = time.perf_counter()
-        ret += self.rewards
-        length += 1
-        if self.max_episode_steps is not None:  # as TimeLimit: truncated, ending or not
-            over = length >= self.max_episode_steps
-            if over.any():
-                self.truncations[over] = True
-                self._needs_reset[over] = True
-
-    def _episode_stats(self, done: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
-        """The `info["episode"]` statistics and mask of the games that ended, or None."""
-        if not done.any():
-            return None
-        seconds = np.round(time.perf_counter() - self._ep_start, EPISODE_TIME_DIGITS)
-        stats = {
-            "r": np.where(done, self._ep_return, 0.0),
-            "l": np.where(done, self._ep_length, 0),
-            "t": np.where(done, seconds, 0.0),
-        }
-        return stats, done
+    def _episode_stats(
+        self, done: np.ndarray, now: float
+    ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The `info["episode"]` statistics of the games that ended (`arcade_gym/core/
+        episode_stats.py`: "t" to the millisecond, as the single envs give it) and their mask."""
+        r, length, t = episode_arrays(self._ep_return, self._ep_length, self._ep_start, done, now)
+        return {"r": r, "l": length, "t": t}, done
 
     def _restart_now(self, done: np.ndarray, infos: dict[str, Any]) -> dict[str, Any]:
         """SAME_STEP: keep the ended games' last observations and infos, restart them."""

@@ -60,12 +60,13 @@ def test_sb3s_vec_env_checks_pass(env_id: str, mode: str) -> None:
     single = venv.observation_space
     check_for_nested_spaces(single)
     assert isinstance(venv.action_space, spaces.Discrete)
-    checked = VecMonitor(VecCheckNan(venv, raise_exception=True, warn_once=False))
+    checked = VecCheckNan(venv, raise_exception=True, warn_once=False)  # the adapter's stats
     obs = checked.reset()
     for i in range(venv.num_envs):
         _check_obs(_row(obs, i), single, "reset")
     rng = np.random.default_rng(0)
     finished = 0
+    returns, lengths = np.zeros(venv.num_envs), np.zeros(venv.num_envs, np.int64)
     for _ in range(60):
         masks = get_action_masks(checked)
         assert masks.shape == (venv.num_envs, venv.action_space.n) and masks.dtype == bool
@@ -74,14 +75,22 @@ def test_sb3s_vec_env_checks_pass(env_id: str, mode: str) -> None:
         assert rewards.shape == (venv.num_envs,) and rewards.dtype == np.float32
         assert dones.shape == (venv.num_envs,) and dones.dtype == bool
         assert isinstance(infos, list) and len(infos) == venv.num_envs
+        returns += rewards
+        lengths += 1
         for i in range(venv.num_envs):
             _check_obs(_row(obs, i), single, "step")
             if dones[i]:
                 finished += 1
                 _check_obs(infos[i]["terminal_observation"], single, "step (terminal)")
                 assert isinstance(infos[i]["TimeLimit.truncated"], bool)
-                assert set(infos[i]["episode"]) == {"r", "l", "t"}
+                stats = infos[i]["episode"]
+                assert set(stats) == {"r", "l", "t"} and stats["l"] == lengths[i]
+                assert stats["r"] == pytest.approx(returns[i], abs=1e-4)
+                returns[i], lengths[i] = 0.0, 0
     assert is_masking_supported(checked)
+    monitored = VecMonitor(venv)  # SB3's own statistics on top replace the adapter's
+    monitored.reset()
+    monitored.step(_legal(venv.action_masks(), rng))
     if env_id.endswith(("TicTacToe-v0", "Minesweeper-v0", "Snake-v0")):
         assert finished > 0
 
