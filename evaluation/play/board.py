@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from evaluation.play.screen import Span, View
+from evaluation.play.screen import Span, View, beside
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,14 @@ class Board:
         tail: Sequence[str],
         cursor: tuple[int, int] | None = None,
         spans: Sequence[Span] = (),
+        side: Sequence[str] = (),
     ) -> View:
-        """The frame: `head` lines (the first styled as a title), the board, `tail` lines (with
-        `spans` given relative to the tail), the cursor on cell `cursor`."""
+        """The frame: `head` lines (the first styled as a title), the board with the `side`
+        panel to its right, `tail` lines (with `spans` given relative to the tail), the cursor
+        on cell `cursor`."""
         above = len(head)
         below = above + len(self.lines)
+        lines = beside(self.lines, side) if side else self.lines
         drawn = [Span(0, 0, len(head[0]), "title")] if head else []
         drawn += [Span(s.line + above, s.col, s.length, s.style) for s in self.spans]
         drawn += [Span(s.line + below, s.col, s.length, s.style) for s in spans]
@@ -49,7 +52,7 @@ class Board:
         if cursor is not None:
             line, col = self.at(*cursor)
             mark = (line + above, col)
-        return View([*head, *self.lines, *tail], mark, drawn)
+        return View([*head, *lines, *tail], mark, drawn)
 
 
 def labelled(
@@ -108,3 +111,9 @@ def _rule(left: int, cols: int, box: int) -> str:
     for start in range(0, cols, box):
         parts.append("-" * (2 * min(box, cols - start) - 1))
     return " " * left + "-+-".join(parts)
+
+
+def render_cells(picture: Sequence[str], rows: int, cols: int, prefix: int = 3) -> list[list[str]]:
+    """The cells of a game's own text render whose first `rows` lines are a `prefix`-wide row
+    number then one character a cell (the ansi renders of `arcade_gym`), to label anew."""
+    return [list(line[prefix : prefix + cols].ljust(cols)) for line in picture[:rows]]

@@ -2,7 +2,8 @@
 decision (one control, then one gravity row).
 
 Left/right move, up or `x` rotates clockwise, `z` counter-clockwise, down soft-drops, Enter or
-space hard-drops. The answer is `{"action": control}` as any policy gives it.
+space hard-drops. The answer is `{"action": control}` as any policy gives it. Rows and columns
+are numbered from 1 on screen (`evaluation/play/board.py`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import numpy as np
 
 from arcade_gym.tetris.primitive_contract import TetrisControlQuestion
 from arcade_gym.tetris.render import render_ansi
-from evaluation.play.screen import View, beside
+from evaluation.play.board import labelled, render_cells
+from evaluation.play.screen import View
 
 CONTROL_KEYS = {
     "left": "left",
@@ -64,4 +66,6 @@ class PrimitiveKeys:
             f"lines {question.lines}   level {question.level}",
             f"pieces {question.pieces}   decision {question.decision}",
         ]
-        return View([f"{self.title}  ({question.difficulty})", *beside(picture, side)])
+        cells = render_cells(picture, *board.shape)
+        drawn = labelled(cells, style=lambda r, c: "entry" if cells[r][c] == "@" else None)
+        return drawn.view([f"{self.title}  ({question.difficulty})"], [], side=side)

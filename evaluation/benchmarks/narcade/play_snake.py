@@ -2,7 +2,8 @@
 
 Arrows (or h j k l) choose an absolute direction; Enter or space keeps the heading. Reversing into
 the neck is a legal answer that keeps the heading, as the rules say. The answer is
-`{"action": direction}` as any policy gives it.
+`{"action": direction}` as any policy gives it. Rows and columns are numbered from 1 on screen
+(`evaluation/play/board.py`); the head is drawn in its own style.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from arcade_gym.snake.contract import SnakeQuestion
 from arcade_gym.snake.render import render_ansi
+from evaluation.play.board import labelled, render_cells
 from evaluation.play.screen import View
 
 DIRECTION_KEYS = {
@@ -45,9 +47,16 @@ class SnakeKeys:
     def view(self, question: SnakeQuestion) -> View:
         snake = [(cell.row, cell.col) for cell in question.snake]
         food = None if question.food is None else (question.food.row, question.food.col)
-        board = render_ansi(question.rows, question.cols, snake, food).splitlines()
+        picture = render_ansi(question.rows, question.cols, snake, food).splitlines()
+        cells = render_cells(picture, question.rows, question.cols)
+        head = snake[0] if snake else None
+
+        def style(r: int, c: int) -> str | None:
+            return "entry" if (r, c) == head else "good" if (r, c) == food else None
+
         status = (
             f"score {question.score}   length {question.length}   heading {question.heading}"
             f"   move {question.decision}"
         )
-        return View([f"{self.title}  ({question.difficulty})", *board, status])
+        drawn = labelled(cells, style=style)
+        return drawn.view([f"{self.title}  ({question.difficulty})"], [status])

@@ -5,7 +5,9 @@ Candidates are sorted by (rotation, x). Left/right move the ghost to the nearest
 same rotation to that side, up/`x` and `z` turn it to the next rotation clockwise /
 counter-clockwise that has candidates (keeping the column as near as possible), Enter or space
 places it, `c` holds (when the question allows a hold). The answer is the one-entry `AgentAnswer`
-any brain gives, so the game is judged and recorded exactly as a brain's.
+any brain gives, so the game is judged and recorded exactly as a brain's. The board's rows and
+columns are numbered from 1 on screen (`evaluation/play/board.py`); the placement's `x` is the
+protocol's (the piece box's left column, from 0), with the columns it covers beside it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from arcade_gym.tetris import engine as E
 from arcade_gym.tetris.contract import AgentAnswer, AgentInput, Candidate
 from arcade_gym.tetris.render import render_ansi
 from arcade_gym.tetris.rules import PIECE_LETTERS
-from evaluation.play.screen import View, beside
+from evaluation.play.board import labelled, render_cells
+from evaluation.play.screen import View
 
 HELP = (
     "left/right  move the ghost to the next placement",
@@ -134,6 +137,10 @@ class TetrisKeys:
                 "".join("@" if (r, c - 3) in added else ch for c, ch in enumerate(line))
                 for r, line in enumerate(picture)
             ]
+        rows, cols = board.shape
+        cells = render_cells(picture, rows, cols)
+        covered = sorted({c for row in cells for c, ch in enumerate(row) if ch == "@"})
+        where = f"columns {covered[0] + 1}-{covered[-1] + 1}" if covered else "above the board"
         side = [
             f"piece {question.active.type}   hold {question.hold or '-'}"
             + ("" if question.can_hold else " (used)"),
@@ -144,8 +151,14 @@ class TetrisKeys:
             f"pieces {question.pieces}   tick {question.tick}",
             "",
             f"placement x {candidate.placement.x} rotation {candidate.placement.rotation}",
+            f"  on {where}",
             f"  clears {candidate.lines_cleared}, +{candidate.score_delta} points"
             + ("  TOP-OUT" if candidate.top_out else ""),
             f"  holes {candidate.features.holes}, height {candidate.features.max_height}",
         ]
-        return View([f"{self.title}  (mode {question.mode})", *beside(picture, side)])
+
+        def style(r: int, c: int) -> str | None:
+            return "entry" if cells[r][c] == "@" else None  # the ghost
+
+        drawn = labelled(cells, style=style)
+        return drawn.view([f"{self.title}  (mode {question.mode})"], [], side=side)

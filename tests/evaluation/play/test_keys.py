@@ -98,7 +98,8 @@ def test_tetris_ghost_lands_on_the_floor_of_an_empty_board(tetris_question):
     ghost = landing(tetris_question, keys.chosen(tetris_question))
     assert ghost is not None
     view = keys.view(tetris_question)
-    assert view.lines[20].startswith("19") and "@" in view.lines[20]
+    bottom = next(line for line in view.lines if line.startswith("20 "))  # rows from 1
+    assert "@" in bottom and "on columns " in "\n".join(view.lines)
     assert f"score {tetris_question.score}" in "\n".join(view.lines)
 
 
