@@ -8,8 +8,10 @@ Failures are typed (`policies/llm/errors.py`): service failures (connection erro
 408, HTTP timeouts, an error inside a 200, a body that is not a completion) are retried with
 seeded exponential backoff and jitter, never sooner than the server's `Retry-After`, for as long
 as the caller's deadline leaves time for another attempt (without a deadline: `max_retries`,
-default 4), then raised as `ServiceFailure`; a 4xx the server refuses is a `ServiceFailure` at
-once (`rejected`); a missing or refused key, no credit or an unknown model is `FatalModelError`.
+default 4; a server that cannot be reached at all: at most `MAX_CONNECTION_RETRIES` in a row,
+whatever the deadline), then raised as `ServiceFailure`; a 4xx the server refuses is a
+`ServiceFailure` at once (`rejected`); a missing or refused key, no credit or an unknown model
+is `FatalModelError`.
 A reply, however unreadable, is returned: judging it is the prompt module's job. What a server's
 answer means is read in `policies/llm/responses.py`; cancelling from outside is
 `policies/llm/cancel.py`.
@@ -73,6 +75,11 @@ DEFAULT_API_KEY_ENV = "OPENROUTER_API_KEY"
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 4
 """Retries of a call without a deadline (with one, the deadline is the bound)."""
+
+MAX_CONNECTION_RETRIES = 4
+"""Retries in a row of a server that cannot be reached at all, even when the deadline leaves
+time for more: a refused connection after about eight seconds of backoff is an outage, and a long
+safety-net deadline (Sudoku's 15 minutes) must not keep every game of a dead endpoint waiting."""
 
 DEADLINE_GRACE_S = 1.0
 """How long past the caller's deadline a request may still run before httpx gives up itself: the
@@ -322,6 +329,7 @@ class ChatClient:
 
     async def _with_retries(self, body: dict[str, Any], deadline: float | None) -> ChatReply:
         retries = 0
+        unreachable_in_a_row = 0
         t0 = time.perf_counter()
         cap = self.max_retries
         if cap is None and deadline is None:
@@ -339,7 +347,11 @@ class ChatClient:
             if not outcome.retryable:
                 raise error
             delay = self._backoff(retries, outcome.retry_after_s)
-            exhausted = cap is not None and retries >= cap
+            unreachable = isinstance(error, ServiceFailure) and error.reason == "connection"
+            unreachable_in_a_row = unreachable_in_a_row + 1 if unreachable else 0
+            exhausted = (cap is not None and retries >= cap) or (
+                unreachable_in_a_row > MAX_CONNECTION_RETRIES
+            )
             if exhausted or not _time_left(deadline, delay):
                 why = "retries exhausted" if exhausted else "no time left"
                 reason: ServiceReason = (

@@ -19,6 +19,7 @@ from policies.llm.client import (
     ChatReply,
     FatalModelError,
     ModelCallError,
+    ServiceFailure,
     is_loopback,
 )
 from policies.llm.registry import ModelSpec, RegistryError, get_spec, load_registry
@@ -383,3 +384,48 @@ def test_bad_registries_are_refused_with_the_reason(
 def test_a_missing_models_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RegistryError, match="does not exist"):
         load_registry(tmp_path / "nope.toml")
+
+
+def test_an_unreachable_server_is_an_outage_after_a_few_retries_whatever_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long safety-net deadline (Sudoku's 15 minutes) must not keep a dead endpoint's game
+    waiting: connection failures in a row end the call after MAX_CONNECTION_RETRIES retries."""
+    slept: list[float] = []
+
+    async def record(delay: float) -> None:
+        slept.append(delay)
+
+    monkeypatch.setattr(client_module, "_sleep", record)
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    client = make_client(refuse, max_retries=None)
+    deadline = time.monotonic() + 900.0
+    with pytest.raises(ServiceFailure, match="retries exhausted") as caught:
+        run(client.complete(MESSAGES, model="m", deadline=deadline))
+    assert caught.value.reason == "connection"
+    assert len(slept) == client_module.MAX_CONNECTION_RETRIES
+
+
+def test_a_server_that_answers_again_resets_the_unreachable_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def no_wait(delay: float) -> None:
+        return None
+
+    monkeypatch.setattr(client_module, "_sleep", no_wait)
+    calls = {"n": 0}
+
+    def flaky(request: httpx.Request) -> httpx.Response:
+        calls["n"] += 1
+        if calls["n"] % 2:  # refused, then a 503, refused, 503, ...: never 5 refusals in a row
+            raise httpx.ConnectError("connection refused", request=request)
+        if calls["n"] < 12:
+            return httpx.Response(503, json={})
+        return httpx.Response(200, json=completion())
+
+    client = make_client(flaky, max_retries=None)
+    reply = run(client.complete(MESSAGES, model="m", deadline=time.monotonic() + 900.0))
+    assert reply.retries == 11
