@@ -86,7 +86,7 @@ def add_parsers(sub: Any) -> None:
     add_resume_option(chess_parser)
     add_quiet_option(chess_parser, "line per game")
     add_executor_options(chess_parser)
-    add_model_options(chess_parser)
+    add_model_options(chess_parser, runs=False)  # a climb stops at its first aborted game
     commands = chess_parser.add_subparsers(dest="chess_command", metavar="COMMAND")
     calibrate = one_line_errors(
         commands.add_parser(
