@@ -117,6 +117,9 @@ def cmd_suite(args: argparse.Namespace) -> int:
     except RunError as error:
         print(f"arcade-eval suite: {error}", file=sys.stderr)
         return 2
+    if outcome.refused is not None:
+        print(f"arcade-eval suite: {outcome.refused.message}", file=sys.stderr)
+        return 2
     card = scorecard.build(policies, args.budget, outcome.parts)
     write_text_atomic(output_dir / "scorecard.json", scorecard.to_json(card))
     write_text_atomic(output_dir / "scorecard.md", scorecard.markdown(card))
@@ -146,10 +149,10 @@ def cmd_suite(args: argparse.Namespace) -> int:
     unfinished = [p for p in outcome.parts if p.status not in ("complete", "not applicable")]
     for part in unfinished:
         print(
-            f"{part.benchmark}: {part.status}{': ' + part.message if part.message else ''}",
+            f"arcade-eval suite: {part.benchmark} {part.status}"
+            f"{': ' + part.message if part.message else ''}",
             file=sys.stderr,
         )
     if unfinished:
         print(f"to finish the suite: {resume_command(args, output_dir)}", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if unfinished else 0

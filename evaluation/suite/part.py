@@ -159,8 +159,9 @@ def sub_argv(
     return argv
 
 
-STOP_PREFIXES = ("stopped: ", "interrupted: ", "run not complete;", "arcade-eval narcade: stopped")
-"""A sub-run's own "how to resume" lines: the suite says it once, for the whole suite."""
+STOP_PREFIXES = ("stopped: ", "interrupted: ", "run not complete;", "arcade-eval ")
+"""A sub-run's own "how to resume" lines and its one-line errors (`arcade-eval <command>: ...`):
+held back, the suite says them once, naming the suite's command."""
 
 
 class _Filtered(io.TextIOBase):
@@ -277,9 +278,9 @@ def finish(
     manifest = read_object(root, root / "manifest.json")
     part.exit_code, part.status = code, status_for(code, manifest)
     part.stop_reason = (manifest or {}).get("stopReason") if part.status == "stopped" else None
-    part.message = held[0] if held else ""
+    part.message = held[0].removeprefix(f"arcade-eval {part.benchmark}: ") if held else ""
     part.spent_usd = max(part.spent_usd, spent(root))
-    part.report = report if report and (root / report).is_file() else None
+    part.report = report if report and (root / report).exists() else None
     part.logs = logs if (root / logs).exists() else None
     return part
 
@@ -299,3 +300,27 @@ def references(
             if headline.value is not None:
                 found.setdefault(headline.label, {})[role] = float(headline.value)
     return found
+
+
+REFERENCE = "reference:"
+"""How a reference built-in the suite added (not asked for) is named among a part's cells."""
+
+
+def with_references(
+    playable: Mapping[str, str], strongest: str, baseline: str | None = "random"
+) -> dict[str, str]:
+    """`playable` plus the benchmark's reference built-ins when no suite policy resolves to
+    them: the normalisation's 0 and 100 are measured in the same run, on the same sample."""
+    out = dict(playable)
+    for spec in (baseline, strongest):
+        if spec is not None and spec not in out.values():
+            out[f"{REFERENCE}{spec}"] = spec
+    return out
+
+
+def settle(part: Part, strongest: str, baseline: str | None = "random") -> Part:
+    """Take the references from the part's cells, then drop the reference built-ins' cells
+    (the scorecard has a row per suite policy only)."""
+    part.references = references(part.cells, strongest, baseline)
+    part.cells = [c for c in part.cells if not c.policy.startswith(REFERENCE)]
+    return part

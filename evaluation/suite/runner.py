@@ -57,6 +57,8 @@ class SuiteOutcome:
     """The part that stopped the suite (a cost cap, a dead endpoint, Ctrl-C), if one did."""
     missing: list[str] = field(default_factory=list)
     spent_usd: float = 0.0
+    refused: Part | None = None
+    """The part that refused a suite policy as given (a user error every part would repeat)."""
 
 
 def choose(names: str | None) -> list[Benchmark]:
@@ -165,6 +167,11 @@ def run_suite(
         )
         if part.status not in GO_ON:
             outcome.stopped = part
+            break
+        if part.exit_code == 2 and part.message.startswith(
+            tuple(f"{spec}: " for spec in settings.policies)
+        ):
+            outcome.refused = part  # a policy no benchmark can build (an unknown model)
             break
     outcome.parts = [
         parts.get(b.name) or Part(b.name, "not started", 0, [], safe_name(b.name)) for b in chosen

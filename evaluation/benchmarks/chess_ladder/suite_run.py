@@ -20,11 +20,12 @@ from evaluation.suite.part import (
     finish,
     read_object,
     read_results,
-    references,
     routes,
     run_command,
+    settle,
     sub_argv,
     whole,
+    with_references,
 )
 
 HEURISTIC = "greedy"
@@ -43,6 +44,7 @@ def run(request: SuiteRequest) -> Part:
     part = Part(BENCHMARK_ID, "not applicable", 0, skipped, str(root))
     if not playable:
         return part
+    playable = with_references(playable, STRONGEST)
     specs = list(dict.fromkeys(playable.values()))
     argv = sub_argv(BENCHMARK_ID, specs, request, BUDGET_ARGS[request.budget])
     code, held = run_command(add_parsers, argv, request)
@@ -52,7 +54,7 @@ def run(request: SuiteRequest) -> Part:
     rows = dict(zip(specs, found, strict=False))  # the report keeps the run's order (slugs)
     for policy, spec in playable.items():
         part.cells.append(_cell(policy, spec, rows.get(spec), root))
-    part.references = references(part.cells, STRONGEST)
+    settle(part, STRONGEST)
     return part
 
 
@@ -70,7 +72,7 @@ def _cell(policy: str, spec: str, row: dict[str, Any] | None, root: Path) -> Cel
     cell.completion_tokens = row.get("outputTokens")
     games = read_results(root, root / "results" / safe_name(spec))
     calls = [c for g in games for c in g.get("calls") or [] if isinstance(c, dict)]
-    seconds = [float(c["ms"]) for c in calls if isinstance(c.get("ms"), int | float)]
+    seconds = [float(c["latencyMs"]) for c in calls if isinstance(c.get("latencyMs"), int | float)]
     cell.seconds = sum(seconds) / 1000 if seconds else None
     cell.failures = {
         "invalid": None,  # the ladder counts unreadable and illegal answers together

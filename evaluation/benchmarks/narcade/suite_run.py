@@ -20,12 +20,13 @@ from evaluation.suite.part import (
     SuiteRequest,
     finish,
     read_results,
-    references,
     routes,
     run_command,
+    settle,
     sub_argv,
     total,
     whole,
+    with_references,
 )
 
 HEURISTIC = "heuristic"
@@ -52,15 +53,16 @@ def run(request: SuiteRequest) -> Part:
     part = Part(BENCHMARK_ID, "not applicable", 0, skipped, str(root))
     if not playable:
         return part
+    playable = with_references(playable, STRONGEST)
     argv = sub_argv(BENCHMARK_ID, list(playable.values()), request, BUDGET_ARGS[request.budget])
     code, held = run_command(add_parsers, argv, request)
     part.spent_usd = run_cost(root) if (root / "results").is_dir() else 0.0
-    finish(part, code, held, root, "manifest.json", "logs")
+    finish(part, code, held, root, "results", "logs")
     results = read_results(root, root / "results")
     for policy, spec in playable.items():
         mine = [r for r in results if (r.get("model") or {}).get("spec") == spec]
         part.cells.append(_cell(policy, spec, mine, complete=code == 0))
-    part.references = references(part.cells, STRONGEST)
+    settle(part, STRONGEST)
     return part
 
 

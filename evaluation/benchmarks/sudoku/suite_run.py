@@ -16,10 +16,11 @@ from evaluation.suite.part import (
     SuiteRequest,
     finish,
     read_object,
-    references,
     routes,
     run_command,
+    settle,
     sub_argv,
+    with_references,
 )
 
 HEURISTIC = "techniques:3"
@@ -35,6 +36,7 @@ def run(request: SuiteRequest) -> Part:
     part = Part(BENCHMARK_ID, "not applicable", 0, skipped, str(root))
     if not playable:
         return part
+    playable = with_references(playable, STRONGEST, baseline=None)
     specs = list(dict.fromkeys(playable.values()))
     argv = sub_argv(BENCHMARK_ID, specs, request, BUDGET_ARGS[request.budget])
     code, held = run_command(add_parsers, argv, request)
@@ -44,7 +46,7 @@ def run(request: SuiteRequest) -> Part:
     rows = dict(zip(specs, found, strict=False))  # the report keeps the run's order (slugs)
     for policy, spec in playable.items():
         part.cells.append(_cell(policy, spec, rows.get(spec), complete=report is not None))
-    part.references = references(part.cells, STRONGEST, baseline=None)
+    settle(part, STRONGEST, baseline=None)
     part.references.setdefault(HEADLINE, {})["random"] = 0.0
     return part
 

@@ -17,12 +17,13 @@ from evaluation.suite.part import (
     finish,
     read_object,
     read_results,
-    references,
     routes,
     run_command,
+    settle,
     sub_argv,
     total,
     whole,
+    with_references,
 )
 
 HEURISTIC = "heuristic"
@@ -38,6 +39,7 @@ def run(request: SuiteRequest) -> Part:
     part = Part(BENCHMARK_ID, "not applicable", 0, skipped, str(root))
     if not playable:
         return part
+    playable = with_references(playable, STRONGEST)
     argv = sub_argv(BENCHMARK_ID, list(playable.values()), request, BUDGET_ARGS[request.budget])
     code, held = run_command(add_parsers, argv, request)
     finish(part, code, held, root, "leaderboard.md", "logs")
@@ -47,7 +49,7 @@ def run(request: SuiteRequest) -> Part:
     }
     for policy, spec in playable.items():
         part.cells.append(_cell(policy, spec, root, rows, complete=board is not None))
-    part.references = references(part.cells, STRONGEST)
+    settle(part, STRONGEST)
     return part
 
 

@@ -16,10 +16,11 @@ from evaluation.suite.part import (
     SuiteRequest,
     finish,
     read_object,
-    references,
     routes,
     run_command,
+    settle,
     sub_argv,
+    with_references,
 )
 
 HEURISTIC = "tactician"
@@ -34,6 +35,7 @@ def run(request: SuiteRequest) -> Part:
     part = Part(BENCHMARK_ID, "not applicable", 0, skipped, str(root))
     if not playable:
         return part
+    playable = with_references(playable, STRONGEST)
     specs = list(dict.fromkeys(playable.values()))
     code, held = run_command(add_parsers, sub_argv(BENCHMARK_ID, specs, request, []), request)
     finish(part, code, held, root, "report.txt", "logs")
@@ -42,7 +44,7 @@ def run(request: SuiteRequest) -> Part:
     by_spec = dict(zip(specs, reports, strict=False))  # the report keeps the run's order
     for policy, spec in playable.items():
         part.cells.append(_cell(policy, spec, by_spec.get(spec)))
-    part.references = references(part.cells, STRONGEST)
+    settle(part, STRONGEST)
     return part
 
 
