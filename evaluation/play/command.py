@@ -129,7 +129,11 @@ def _session(window: curses.window, setup: Setup, log: Path) -> Ended | None:
     result = read_log(log).result or {}
     board = None
     if human.last is not None:
-        drawn = setup.keys.view(human.last)
+        final = getattr(setup.keys, "final", None)  # the position after the last move, if known
+        drawn = final(human.last, result) if final is not None else None
+        if drawn is None:
+            drawn = setup.keys.view(human.last)
+            drawn = View([*drawn.lines, "(the board as at your last move)"], None, drawn.spans)
         board = View(drawn.lines, None, drawn.spans)
     screen.show(
         game_over_view(board, result, log, screen.width(), f"{setup.keys.title}: game over")

@@ -38,6 +38,10 @@ class Keys(Protocol):
     def typing(self) -> bool:
         """Whether keys are being typed into a text (then `q` is a letter, not quit)."""
 
+    # Optional: `final(question, result) -> View | None`, the board after the game's last move
+    # (read from the result line), for the game-over screen; without it the screen shows the
+    # board of the last question.
+
 
 def interrupt_main() -> None:
     """Raise KeyboardInterrupt in the main thread, as Ctrl-C does (a real signal, so a wait

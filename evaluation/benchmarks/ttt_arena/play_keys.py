@@ -5,7 +5,8 @@ arena's match episode. On screen rows and columns count from 1 (`evaluation/play
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from arcade_gym.tictactoe.contract import TicTacToeQuestion
 from evaluation.play.board import labelled
@@ -53,4 +54,30 @@ class TicTacToeKeys:
             [f"{self.title} {question.size}x{question.size}"],
             [status, f"cursor row {row + 1} col {col + 1}"],
             (row, col),
+        )
+
+    def final(self, question: TicTacToeQuestion, result: Mapping[str, Any]) -> View | None:
+        """The final position, replayed from the result's `moves` (X first), the winning side's
+        marks in its style; None when the result holds no readable move list."""
+        moves = result.get("moves")
+        n = question.size
+        if not isinstance(moves, list) or len(moves) > n * n:
+            return None
+        rows = [["."] * n for _ in range(n)]
+        for ply, move in enumerate(moves):
+            parts = move.split() if isinstance(move, str) else []
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                return None
+            row, col = int(parts[0]), int(parts[1])
+            if not (0 <= row < n and 0 <= col < n) or rows[row][col] != ".":
+                return None
+            rows[row][col] = "XO"[ply % 2]
+        mine = question.to_move
+
+        def style(r: int, c: int) -> str | None:
+            mark = rows[r][c]
+            return None if mark == "." else "entry" if mark == mine else "given"
+
+        return labelled(rows, style=style).view(
+            [f"{self.title} {n}x{n}"], [f"final position, {len(moves)} moves; you played {mine}"]
         )

@@ -114,3 +114,18 @@ def test_game_over_says_the_result_in_words_and_wraps_the_log_path():
     assert all(len(line) <= 40 for line in view.lines)
     assert not any(str(log) in line for line in view.lines)  # too long for one line
     assert str(log) in "".join(view.lines)  # wrapped, yet every character is kept
+
+
+def test_tictactoe_game_over_board_is_the_final_position_from_the_result():
+    game = TicTacToeGame(3)
+    question = game.question()  # X to move: the person plays X
+    keys = TicTacToeKeys()
+    final = keys.final(question, {"moves": ["1 1", "0 0", "2 2", "0 1", "0 2", "2 0", "1 2"]})
+    assert final is not None and final.mark is None
+    assert final.lines[1:5] == ["   1 2 3", "1  O O X", "2  . X X", "3  O . X"]
+    style = styles(final)
+    line, col = 2, 3  # row 1 col 1 holds O, the other side's
+    assert style[(line, col)] == "given" and style[(2, 7)] == "entry"
+    assert "final position, 7 moves; you played X" in final.lines
+    assert keys.final(question, {"moves": ["1 1", "1 1"]}) is None  # not a game: the last board
+    assert keys.final(question, {"moves": "garbage"}) is None

@@ -90,7 +90,7 @@ def test_a_terminal_free_match_against_an_entry_verifies(tmp_path):
         for key in ["Enter", "Up", "Right", "Enter", "Down", "Down", "Left", "Left", "Enter"]:
             game.keys(key)
         over = game.wait_text("Game over")
-        assert "Game over: win." in over
+        assert "Game over: win." in over and "final position" in over
         game.keys("Enter")
         assert game.exit_status() == 0
     finally:
