@@ -35,7 +35,7 @@ class GameAdapter:
     configure: Callable[[spaces.Space[Any]], GameAdapter] | None = None
     """For an env with observation options: the adapter matching a model's observation space."""
     episode: Callable[[Chooser, Any], Any] | None = None
-    """For a benchmark whose answer is a whole episode's result (Sudoku's filled grid):
+    """For a benchmark whose answer is a whole episode's result (a filled puzzle grid):
     `episode(choose, question)` plays `choose(observation, mask) -> action` from the question's
     position in the env and answers with the result; `observe`/`answer` then serve one step."""
 
