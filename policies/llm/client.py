@@ -79,7 +79,7 @@ DEFAULT_MAX_RETRIES = 4
 MAX_CONNECTION_RETRIES = 4
 """Retries in a row of a server that cannot be reached at all, even when the deadline leaves
 time for more: a refused connection after about eight seconds of backoff is an outage, and a long
-safety-net deadline (Sudoku's 15 minutes) must not keep every game of a dead endpoint waiting."""
+safety-net deadline (a benchmark's 15 minutes) must not keep a dead endpoint's games waiting."""
 
 DEADLINE_GRACE_S = 1.0
 """How long past the caller's deadline a request may still run before httpx gives up itself: the
