@@ -214,9 +214,11 @@ class ArcadeEnv(KeepsViews, gym.Env[Any, np.int64], Generic[ObsT]):
         if self._phase != _RUNNING:
             raise RuntimeError(NOT_RESET if self._phase == _NEW else ENDED)
         kind = type(action)
-        if (kind is int or kind is np.int64) and 0 <= action < self._n_actions:
-            a = int(action)
-            if not (self.masked_actions_legal or self._mask[a]):
+        if kind is int or kind is np.int64:
+            a = int(action)  # compared as a Python int: numpy scalar comparisons cost more
+            if not 0 <= a < self._n_actions:
+                a = self._checked(action)  # raises, naming the range
+            elif not (self.masked_actions_legal or self._mask[a]):
                 a = self._unmasked(action, a)
         else:
             a = self._checked(action)
