@@ -4,39 +4,26 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import arcade_gym
 import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
 from evaluation.core.cli_moved import moved_note, moved_notes
 from evaluation.core.registry import add_all_parsers
-from evaluation.core.rundir import RunDirError, write_text_atomic
+from evaluation.core.rundir import RunDirError
 from evaluation.play.command import add_parser as add_play_parser
 from evaluation.site.cli import add_parser as add_site_parser
 from evaluation.suite.cli import add_parser as add_suite_parser
+from evaluation.throughput.command import add_arguments as add_bench_arguments
 from evaluation.throughput.registry import bench_names
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from evaluation.throughput.registry import run_bench
-    from evaluation.throughput.report import format_table
+    from evaluation.throughput.command import run
 
-    names = bench_names() if args.game == "all" else [args.bench_aliases.get(args.game, args.game)]
-    reports = []
-    for name in names:
-        report = run_bench(name, args.seconds)
-        reports.append(report)
-        print(format_table(report), flush=True)
-    if args.json:
-        path = Path(args.json)
-        figures = reports[0] if len(reports) == 1 else reports
-        write_text_atomic(path, json.dumps(figures, indent=2) + "\n")
-        print(f"wrote {path}")
-    return 0
+    return run(args)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -128,19 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Measure throughput after compilation; compile time is reported separately. "
         "A game's report measures each of its envs alike (random legal actions via gym.make, per "
         "second of wall clock and of CPU time, and its native vector env when it has one), then "
-        "adds the game's own figures (questions, oracles, memory, peers).",
+        "adds the game's own figures (questions, oracles, memory). Every figure counts what its "
+        "unit line says one step is: resets, autoreset steps and finished agents' steps are "
+        "timed but never counted. `bench coldstart` measures first use on an empty numba "
+        "cache; `bench --peers` measures the peer libraries beside ours.",
     )
-    bench.add_argument(
-        "game",
-        metavar="NAME",
-        choices=[*bench_names(), "all", *bench_aliases],
-        help="a game (its envs), an engine, a benchmark with a bench, or all of them: "
-        + ", ".join(bench_names()),
-    )
-    bench.add_argument(
-        "--seconds", type=float, default=3.0, help="seconds spent on each figure (default: 3)"
-    )
-    bench.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
+    add_bench_arguments(bench, bench_names(), list(bench_aliases))
     bench.set_defaults(handler=_cmd_bench, bench_aliases=bench_aliases)
     verify = sub.add_parser(
         "verify",

@@ -37,6 +37,9 @@ STEP_UNITS = {
 }
 """What one counted step of `Chess-v0` is (`arcade_gym/core/counting.py`)."""
 
+PEERS = "arcade_gym.chess.peers:peer_pairs"
+"""The pairs `arcade-eval bench --peers` measures (`arcade_gym/core/peers.py`)."""
+
 TARGET_SHARE = 0.8
 CHUNKS = 6
 

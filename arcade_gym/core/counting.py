@@ -34,14 +34,14 @@ class StepUnit:
     first of the action space (Minesweeper: its reveals, before the flag toggles); it takes the
     1-D mask of a single env or the (N, A) masks of a vector env; None: every legal action.
     `plies(env) -> int` reads how many plies the single env's game has had (None: one ply a
-    step, or not a two-player game); `vector_plies(obs) -> (N,) ints` the same for each game of
-    its vector env, from the observation.
+    step, or not a two-player game); `vector_plies(envs, obs) -> (N,) ints` the same for each
+    game of its vector env (from the observation, or the env's own counters).
     """
 
     text: str
     actions: Callable[[np.ndarray], np.ndarray] | None = None
     plies: Callable[[Any], int] | None = None
-    vector_plies: Callable[[Any], np.ndarray] | None = None
+    vector_plies: Callable[[Any, Any], np.ndarray] | None = None
 
 
 DEFAULT_UNIT = StepUnit("one env step, any legal action")
@@ -126,7 +126,7 @@ class VectorCounter:
 
     def step(self, actions: np.ndarray) -> None:
         plies = None if self.same_step else self.unit.vector_plies
-        before = plies(self.obs) if plies is not None else None
+        before = plies(self.envs, self.obs) if plies is not None else None
         self.obs, _, terminated, truncated, self.infos = self.envs.step(actions)
         done = np.logical_or(terminated, truncated)
         tally = self.tally
@@ -140,7 +140,7 @@ class VectorCounter:
         tally.steps += len(done) - dead
         if plies is not None and before is not None:
             moved = ~self.resetting
-            tally.plies += int((plies(self.obs) - before)[moved].sum())
+            tally.plies += int((plies(self.envs, self.obs) - before)[moved].sum())
         self.resetting = done
 
 

@@ -45,6 +45,9 @@ STEP_UNITS = {
 }
 """What one counted step of `Minesweeper-v0` is (`arcade_gym/core/counting.py`)."""
 
+PEERS = "arcade_gym.minesweeper.peers:peer_pairs"
+"""The pairs `arcade-eval bench --peers` measures (`arcade_gym/core/peers.py`)."""
+
 
 def flag_toggles(seconds: float, seed: int = 0, **make_kwargs: Any) -> float:
     """Flag toggles per second: each step a random legal toggle (flagging a hidden cell or

@@ -31,6 +31,9 @@ STEP_UNITS = {
 }
 """What one counted step of `Snake-v0` is (`arcade_gym/core/counting.py`)."""
 
+PEERS = "arcade_gym.snake.peers:peer_pairs"
+"""The pairs `arcade-eval bench --peers` measures (`arcade_gym/core/peers.py`)."""
+
 
 def snake_v0_vector_steps(seconds: float, num_envs: int = 8, seed: int = 0) -> float:
     """Counted steps per second of a synchronous vector of `Snake-v0` envs (a slot's autoreset

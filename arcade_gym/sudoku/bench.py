@@ -39,6 +39,9 @@ STEP_UNITS = {
 }
 """What one counted step of `Sudoku-v0` is (`arcade_gym/core/counting.py`)."""
 
+PEERS = "arcade_gym.sudoku.peers:peer_pairs"
+"""The pairs `arcade-eval bench --peers` measures (`arcade_gym/core/peers.py`)."""
+
 
 def _puzzles(tier: int | None) -> list[np.ndarray]:
     return [parse_puzzle(g["puzzle"]) for g in set_grids("v1", tier)]

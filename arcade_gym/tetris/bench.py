@@ -43,6 +43,9 @@ STEP_UNITS = {
 }
 """What one counted step of each Tetris env is (`arcade_gym/core/counting.py`)."""
 
+PEERS = "arcade_gym.tetris.peers:peer_pairs"
+"""The pairs `arcade-eval bench --peers` measures (`arcade_gym/core/peers.py`)."""
+
 
 def tetris_v3_vector_steps(seconds: float, num_envs: int = 8, seed: int = 0) -> float:
     """Counted steps per second of a synchronous vector of `Tetris-v3` envs (a slot's

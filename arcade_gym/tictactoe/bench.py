@@ -24,7 +24,7 @@ def stones(env: Any) -> int:
     return int(np.count_nonzero(env.unwrapped.game.flat))
 
 
-def vector_stones(obs: np.ndarray) -> np.ndarray:
+def vector_stones(envs: Any, obs: np.ndarray) -> np.ndarray:
     """Plies of each game of the vector env so far, from its (N, size, size, 2) planes (own
     stones and the partner's; a flat (N, D) observation is the same planes flattened)."""
     return np.asarray(obs).reshape(len(obs), -1).sum(axis=1).astype(np.int64)
@@ -39,6 +39,9 @@ STEP_UNITS = {
     ),
 }
 """What one counted step of `TicTacToe-v0` is (`arcade_gym/core/counting.py`)."""
+
+PEERS = "arcade_gym.tictactoe.peers:peer_pairs"
+"""The pairs `arcade-eval bench --peers` measures (`arcade_gym/core/peers.py`)."""
 
 
 def aec_steps(seconds: float, size: int = 3, *, wrapped: bool = False, seed: int = 0) -> float:
