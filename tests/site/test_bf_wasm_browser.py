@@ -221,3 +221,26 @@ def test_the_tactician_on_10x10_wasm_against_the_interpreter(browser: Any, page:
         f"batches of 40 warm moves), {js_ms / max(wasm_ms, 1e-6):.1f}x; first move, compiling "
         f"included: {figures['wasm']['first']:.0f} ms vs {figures['js']['first']:.0f} ms"
     )
+
+
+DEAD_WORKER = """
+var source = arguments[0], input = arguments[1], done = arguments[arguments.length - 1];
+var Real = window.Worker;
+window.Worker = function () {  // a worker that fails as it loads (as a refused script would)
+  return new Real(URL.createObjectURL(new Blob(["throw new Error('refused');"])));
+};
+var engine = ArcadeBfWorker.engine(source, {});
+engine.run(input, function (r) { done(r); });
+"""
+
+
+def test_a_worker_that_dies_hands_its_move_to_the_main_thread(browser: Any, page: Path) -> None:
+    source = read_source(ENTRIES / "first-empty" / "engine.bf")
+    text = arena_positions(3, 1, seed=4)[1]
+    browser.get(page.resolve().as_uri())
+    browser.set_script_timeout(60)
+    got = browser.execute_async_script(DEAD_WORKER, source, text)
+    expected = python_run(source, text, {})
+    assert got["where"] == "main thread" and got["engine"] == "js"
+    assert got["instructions"] == expected["instructions"]
+    assert got["output"].encode("latin-1") == expected["output"]
