@@ -28,6 +28,7 @@ a core costs more than it gives).
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
 import os
 import sys
@@ -107,8 +108,16 @@ class Trainer:
     def __init__(self, preset: Preset, seed: int, log: Path | None = None) -> None:
         self.preset, self.seed = preset, seed
         torch.manual_seed(seed)
-        self.venv = make_env(preset, preset.num_envs)
+        self.snapshot: Any = None
+        if preset.selfplay is not None:
+            from arcade_gym.selfplay import Snapshot
+
+            self.snapshot = Snapshot()
+        self.venv = make_env(preset, preset.num_envs, self.snapshot)
         self.net, self.arch = network_for(preset, self.venv)
+        self.iterations = 0
+        if self.snapshot is not None:
+            self.snapshot.update(frozen_player(self.net))
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=preset.lr, eps=1e-5)
         self.rewards = Rewards(preset, preset.num_envs)
         obs, infos = self.venv.reset(seed=seed)
@@ -209,6 +218,9 @@ class Trainer:
             returns.reshape(-1),
         )
         net.observe(obs)  # after the update: the stats stay fixed within an iteration
+        self.iterations += 1
+        if self.snapshot is not None and self.iterations % p.snapshot_every == 0:
+            self.snapshot.update(frozen_player(net))  # the opponent catches up
         self.clock.learning += time.perf_counter() - tick
         return stats
 
@@ -331,6 +343,23 @@ class Trainer:
         )
 
 
+def frozen_player(net: ActorCritic) -> Any:
+    """A frozen copy of `net` as a batched self-play opponent `(obs, mask) -> actions`, sampling
+    its moves (a varied opponent) from its masked policy."""
+    frozen = copy.deepcopy(net).eval()
+
+    def play(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        x = torch.as_tensor(np.asarray(obs))
+        if frozen.input_form == "flat":
+            x = x.reshape(len(x), -1).float()
+        with torch.no_grad():
+            logits, _ = frozen(x)
+        actions, _ = sample(masked_logits(logits, torch.as_tensor(np.asarray(mask) > 0)))
+        return actions.numpy()
+
+    return play
+
+
 def progress_line(preset: Preset, row: dict[str, float]) -> str:
     return (
         f"steps {int(row['steps']):>11,} {row['seconds']:6.0f} s {row['sps']:8,.0f} steps/s "
@@ -340,13 +369,17 @@ def progress_line(preset: Preset, row: dict[str, float]) -> str:
     )
 
 
-def evaluate(preset: Preset, net: ActorCritic, games: int, seed: int) -> float:
-    """The mean figure of `games` greedy games on fresh seeds (the vector env, 64 at a time)."""
-    venv = make_env(preset, min(games, 64)).unwrapped
+def evaluate(
+    preset: Preset, net: ActorCritic, games: int, seed: int, opponent: str | None = None
+) -> tuple[float, dict[str, int]]:
+    """(the mean figure, the count of won, drawn and lost games) of `games` greedy games on fresh
+    seeds (the vector env, 64 at a time); a self-play preset plays `opponent` alone."""
+    venv = make_env(preset, min(games, 64), opponent=opponent).unwrapped
     rewards = Rewards(preset, venv.num_envs)
     obs, infos = venv.reset(seed=seed)
     mask = infos["action_mask"] > 0
     results: list[float] = []
+    outcomes = {"won": 0, "drawn": 0, "lost": 0}
     while len(results) < games:
         with torch.no_grad():
             logits, _ = net(as_tensors(tmap(np.array, obs)))
@@ -355,22 +388,24 @@ def evaluate(preset: Preset, net: ActorCritic, games: int, seed: int) -> float:
         done = term | trunc
         if done.any():
             results.extend(rewards.metric(reward, term, infos)[done].tolist())
+            for r in reward[done][: games - sum(outcomes.values())]:
+                outcomes["won" if r > 0 else "lost" if r < 0 else "drawn"] += 1
             obs, mask = venv.reset_finished(), venv.action_masks()
         else:
             mask = infos["action_mask"] > 0
-    return float(np.mean(results[:games]))
+    return float(np.mean(results[:games])), outcomes
 
 
 def compare_sb3(preset: Preset, seconds: float, seed: int, ours: float) -> float:
     """Train SB3's PPO with the same network, batch, epochs and vector env for `seconds`; print
     both throughputs. Returns SB3's steps/s."""
+    from sb3_contrib import MaskablePPO
     from stable_baselines3 import PPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    if preset.sb3 == "MaskablePPO":
-        from sb3_contrib import MaskablePPO as PPO  # noqa: N814
+    from arcade_gym.sb3 import NativeVecEnv
 
-    from policies.sb3.vecenv import NativeVecEnv
+    algorithm: Any = MaskablePPO if preset.sb3 == "MaskablePPO" else PPO
 
     class Deadline(BaseCallback):
         def __init__(self, end: float) -> None:
@@ -381,7 +416,7 @@ def compare_sb3(preset: Preset, seconds: float, seed: int, ours: float) -> float
             return time.perf_counter() < self.end
 
     env = NativeVecEnv(make_env(preset, preset.num_envs), seed=seed)
-    model = PPO(
+    model = algorithm(
         "MlpPolicy",
         env,
         n_steps=preset.num_steps,
@@ -423,6 +458,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--size", type=int, choices=(3, 5, 10), help="tic-tac-toe board (default 3)")
     add("--threads", type=int, default=1, help="torch threads (default 1)")
     add("--eval-games", type=int, default=100, help="greedy games played after training")
+    add(
+        "--eval-opponent",
+        help="self-play: whom they are played against (default: perfect on "
+        "3x3, greedy on larger boards)",
+    )
     add("--compare-sb3", action="store_true", help="train SB3 PPO as long: print both speeds")
     add("--compare-seconds", type=float, default=60.0, help="seconds of each run to compare")
     return parser.parse_args(argv)
@@ -467,8 +507,19 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     if args.compare_sb3:
         row["sb3_sps"] = compare_sb3(preset, args.compare_seconds, args.seed, row["sps"])
     if args.eval_games:
-        row["eval"] = evaluate(preset, trainer.net, args.eval_games, seed=10**6 + args.seed)
-        print(f"greedy, {args.eval_games} fresh games: mean {preset.metric} {row['eval']:.3f}")
+        opponent = None
+        if preset.selfplay is not None:
+            opponent = args.eval_opponent or (
+                "perfect" if preset.env_kwargs["size"] == 3 else "greedy"
+            )
+        row["eval"], outcomes = evaluate(
+            preset, trainer.net, args.eval_games, seed=10**6 + args.seed, opponent=opponent
+        )
+        against = f" against {opponent} ({', '.join(f'{v} {k}' for k, v in outcomes.items())})"
+        print(
+            f"greedy, {args.eval_games} fresh games{against if opponent else ''}: mean "
+            f"{preset.metric} {row['eval']:.3f}"
+        )
     return row
 
 

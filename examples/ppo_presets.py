@@ -49,6 +49,12 @@ class Preset:
     """Options only the vector env takes (not saved with the model)."""
     top_out: float = 0.0
     """Reward of a game lost by topping out (the Tetris shapings)."""
+    potential: float = 0.0
+    """Weight of the potential-based shaping over the stack (`stack_potential`, Tetris)."""
+    selfplay: dict[str, float] | None = None
+    """Self-play (tic-tac-toe): the opponent pool, built-in names and `snapshot` (a frozen copy
+    of the learner, refreshed every `snapshot_every` iterations) with their weights."""
+    snapshot_every: int = 10
     sb3: str = "PPO"
     """What `--compare-sb3` trains: SB3's PPO, or sb3-contrib's MaskablePPO for a game whose
     masked actions are refused (plain PPO would play them)."""
@@ -64,19 +70,21 @@ PRESETS: dict[str, Preset] = {
         reward="snake",
         metric="length",
     ),
-    # Lines, not score, are what the Tetris target counts; a top-out costs five lines.
+    # Lines, not score, are what the Tetris target counts; a top-out costs five lines, and the
+    # stack's potential (holes, bumpiness, height) pays a good placement at once.
     "tetris": Preset(
         "arcade_gym/Tetris-v3",
         {"placement_features": "extended"},
         {"kind": "afterstate", "hidden": 32, "value_hidden": 64},
         num_envs=128,
-        num_steps=64,
-        lr=1e-3,
+        num_steps=32,
+        lr=3e-3,
         gamma=0.995,
         ent_coef=0.003,
         reward="lines",
         metric="lines",
         top_out=-5.0,
+        potential=1.0,
     ),
     # Classic score / 40 (a single at level 0 = 1), plus potential-based shaping over the stack's
     # holes, bumpiness and height, so placing a piece well pays before any line is cleared.
@@ -90,6 +98,7 @@ PRESETS: dict[str, Preset] = {
         reward="tetris-primitive",
         metric="lines",
         top_out=-1.0,
+        potential=1.0,
     ),
     # Win +1, mine -1, every safe reveal +0.1; a short horizon: each move is mostly about itself.
     "minesweeper": Preset(
@@ -113,6 +122,17 @@ PRESETS: dict[str, Preset] = {
         metric="win",
         sb3="MaskablePPO",
     ),
+    # Self-play: mostly against the learner's own frozen copy, some random and greedy games so
+    # that mistakes get punished; sides alternate game by game.
+    "tictactoe-selfplay": Preset(
+        "arcade_gym/TicTacToe-v0",
+        {"size": 3},
+        {"kind": "mlp", "hidden": [128, 128], "norm": False},
+        num_steps=16,
+        metric="win",
+        selfplay={"snapshot": 0.7, "random": 0.15, "greedy": 0.15},
+        sb3="MaskablePPO",
+    ),
     # +1 per right digit, -1 per wrong one (the env's reward); generated grids of every tier.
     "sudoku": Preset(
         "arcade_gym/Sudoku-v0",
@@ -126,9 +146,22 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-def make_env(preset: Preset, num_envs: int) -> Any:
-    """The preset's native vector env: flat observations for an MLP, the env's own otherwise."""
+def make_env(
+    preset: Preset, num_envs: int, snapshot: Any = None, opponent: str | None = None
+) -> Any:
+    """The preset's native vector env: flat observations for an MLP, the env's own otherwise.
+    A self-play preset plays its pool (`snapshot`: the learner's copy), or only `opponent`."""
     observation = "flat" if preset.arch["kind"] == "mlp" else "dict"
+    if preset.selfplay is not None:
+        from arcade_gym.selfplay import TicTacToeSelfPlayVectorEnv
+
+        pool = {snapshot if name == "snapshot" else name: w for name, w in preset.selfplay.items()}
+        return TicTacToeSelfPlayVectorEnv(
+            num_envs,
+            size=preset.env_kwargs.get("size", 3),
+            opponent=opponent or pool,
+            observation=observation,
+        )
     return gym.make_vec(
         preset.env_id,
         num_envs=num_envs,
@@ -195,17 +228,25 @@ class Rewards:
             r = r - lost
         elif kind == "lines":
             r = (infos["lines"] - self.lines).astype(np.float32) + self.preset.top_out * lost
+            r = r + self._shaping(obs["board"], done)
             self.lines = np.where(done, 0, infos["lines"])
         elif kind == "tetris-primitive":
             board = np.asarray(obs)[:, :PRIMITIVE_BOARD].reshape(-1, 20, 10)
-            potential = stack_potential(board)
-            shaping = self.preset.gamma * potential - self.potential
-            r = r / 40.0 + shaping + self.preset.top_out * lost
-            self.potential = np.where(done, 0.0, potential).astype(np.float32)
+            r = r / 40.0 + self._shaping(board, done) + self.preset.top_out * lost
         elif kind == "minesweeper":
             won = term & (infos["score"] >= self.safe)
             r = np.where(term, np.where(won, 1.0, -1.0), 0.1).astype(np.float32)
         return r
+
+    def _shaping(self, board: np.ndarray, done: np.ndarray) -> np.ndarray:
+        """gamma * potential(after) - potential(before), weighted; a new game starts at 0 (its
+        board is empty). The ended game's last board counts, so topping out pays no bonus."""
+        if not self.preset.potential:
+            return np.zeros(len(board), np.float32)
+        potential = stack_potential(board)
+        shaping = self.preset.gamma * potential - self.potential
+        self.potential = np.where(done, 0.0, potential).astype(np.float32)
+        return (self.preset.potential * shaping).astype(np.float32)
 
     def metric(self, reward: np.ndarray, term: np.ndarray, infos: dict[str, Any]) -> np.ndarray:
         """Per game, the preset's figure for a game that ended on this step."""

@@ -100,14 +100,22 @@ def test_train_tictactoe_saves_a_model_that_sb3_plays(
     assert 0 <= answer.row < 3 and 0 <= answer.col < 3
 
 
-PPO_PRESETS = ("snake", "tetris", "tetris-primitive", "minesweeper", "tictactoe", "sudoku")
+PPO_PRESETS = (
+    "snake",
+    "tetris",
+    "tetris-primitive",
+    "minesweeper",
+    "tictactoe",
+    "tictactoe-selfplay",
+    "sudoku",
+)
 
 
 def _benchmark_question(preset: str) -> tuple[str, object]:
     """(the policy game, a question of its benchmark) for a `examples/ppo.py` preset."""
     import gymnasium as gym
 
-    if preset == "tictactoe":
+    if preset.startswith("tictactoe"):
         from arcade_gym.tictactoe.game import TicTacToeGame
 
         return "tictactoe", TicTacToeGame(3).question()

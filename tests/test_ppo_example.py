@@ -91,14 +91,15 @@ def test_lines_reward_pays_new_lines_and_the_top_out() -> None:
     preset = presets.PRESETS["tetris"]
     rewards = presets.Rewards(preset, 2)
     zero = np.zeros(2)
+    empty = {"board": np.zeros((2, 20, 10), np.uint8)}  # no stack: the shaping pays 0
     term, done = np.array([False, False]), np.array([False, False])
-    first = rewards(zero, None, term, done, {"lines": np.array([0, 2])})
+    first = rewards(zero, empty, term, done, {"lines": np.array([0, 2])})
     assert first.tolist() == [0.0, 2.0]
     term = done = np.array([True, False])
-    second = rewards(zero, None, term, done, {"lines": np.array([1, 2])})
+    second = rewards(zero, empty, term, done, {"lines": np.array([1, 2])})
     assert second.tolist() == [1.0 + preset.top_out, 0.0]
     still = np.array([False, False])
-    third = rewards(zero, None, still, still, {"lines": np.array([0, 3])})
+    third = rewards(zero, empty, still, still, {"lines": np.array([0, 3])})
     assert third.tolist() == [0.0, 1.0]  # game 0 restarted from 0 lines
 
 
@@ -110,3 +111,17 @@ def test_minesweeper_reward_and_win_metric() -> None:
     r = rewards(np.zeros(3), None, term, term, infos)
     assert r.tolist() == pytest.approx([0.1, 1.0, -1.0])
     assert rewards.metric(np.zeros(3), term, infos).tolist() == [0.0, 1.0, 0.0]
+
+
+def test_potential_shaping_pays_a_better_stack_and_nothing_for_a_top_out() -> None:
+    preset = presets.PRESETS["tetris"]
+    rewards = presets.Rewards(preset, 1)
+    holed = np.zeros((1, 20, 10), np.uint8)
+    holed[0, 18, 0] = 1  # one cell with a hole under it
+    still, lines = np.array([False]), {"lines": np.array([0])}
+    first = rewards(np.zeros(1), {"board": holed}, still, still, lines)
+    phi = presets.stack_potential(holed)[0]
+    assert first[0] == pytest.approx(preset.gamma * phi)
+    ended = np.array([True])
+    last = rewards(np.zeros(1), {"board": holed}, ended, ended, lines)
+    assert last[0] == pytest.approx(preset.top_out + (preset.gamma - 1.0) * phi)
