@@ -85,7 +85,7 @@ class Part:
     status: str
     """complete | stopped (the cost cap or a dead endpoint: resumable) | interrupted | aborted
     (games set aside, replayed on resume) | failed (a user error or a policy that cannot answer:
-    the message says which) | unavailable (a tool it needs is missing) | not applicable."""
+    the message says which: a missing Stockfish) | not applicable."""
     exit_code: int
     cells: list[Cell]
     output_dir: str

@@ -27,7 +27,7 @@ from evaluation.suite.part import BUDGETS, Cell, Headline, Part, SuiteRequest
 SUITE_ID = "suite"
 FINAL = ("complete", "not applicable")
 """Part statuses a resume keeps without entering the part again."""
-GO_ON = ("complete", "not applicable", "aborted", "failed", "unavailable")
+GO_ON = ("complete", "not applicable", "aborted", "failed")
 """Part statuses after which the suite goes on with the next benchmark (a stop, a cost cap or
 Ctrl-C ends the suite: the next parts would meet the same cause)."""
 
@@ -71,7 +71,7 @@ def choose(names: str | None) -> list[Benchmark]:
     unknown = [n for n in wanted if n not in {b.name for b in known}]
     if unknown or not wanted:
         raise RunError(
-            f"--benchmarks {','.join(unknown) or names!r}: choose from "
+            f"--benchmarks {','.join(unknown) or repr(names)}: choose from "
             f"{', '.join(b.name for b in known)}"
         )
     return [b for b in known if b.name in wanted]
