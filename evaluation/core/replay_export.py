@@ -3,7 +3,9 @@
 The log is checked by `verify_log` (`evaluation/core/verify.py`); a log that does not verify is
 refused. During that replay the benchmark's `frame` function (`evaluation/core/registry.py`)
 snapshots the game before the first decision and after each one, so a viewer draws states the
-engine computed, never states a log claims.
+engine computed, never states a log claims. A model's decision also carries the reply text and
+the reasoning its call record kept (`reply`, `reasoning`, each cut at `SHOWN_TEXT_CHARS`), so a
+replay shows why a move was made; viewers put them in as text.
 """
 
 from __future__ import annotations
@@ -16,6 +18,26 @@ from typing import Any
 from evaluation.core.eventlog import LogFormatError, read_log, to_jsonable
 from evaluation.core.registry import for_header
 from evaluation.core.verify import verify_log
+
+SHOWN_TEXT_CHARS = 2000
+"""The most characters of a reply, and of its reasoning, a frame carries (a log keeps up to a
+megabyte of each; a replay page holds every decision's)."""
+
+
+def said(call: Mapping[str, Any]) -> dict[str, str]:
+    """The `reply` and `reasoning` of a decision's call block (its `usage`, the model call
+    record of `policies/llm/telemetry.py`), each cut at `SHOWN_TEXT_CHARS` with a note of the cut;
+    {} for a decision no model explained (a built-in, a recorded answer)."""
+    usage = call.get("usage")
+    if not isinstance(usage, Mapping):
+        return {}
+    out: dict[str, str] = {}
+    for key, source in (("reply", "raw"), ("reasoning", "reasoning")):
+        text = usage.get(source)
+        if isinstance(text, str) and text.strip():
+            cut = len(text) - SHOWN_TEXT_CHARS
+            out[key] = text if cut <= 0 else f"{text[:SHOWN_TEXT_CHARS]} [... {cut:,} more]"
+    return out
 
 
 class UnverifiedLogError(ValueError):
@@ -64,8 +86,9 @@ def export_replay(path: str | Path) -> ExportedReplay:
             if event is None:
                 frames.append(frame(episode, None))
                 return
-            answer = event.get("call", {}).get("answer")
-            frames.append({"decision": event["n"], "answer": answer, **frame(episode, event)})
+            call = event.get("call", {})
+            shown = {"decision": event["n"], "answer": call.get("answer"), **said(call)}
+            frames.append({**shown, **frame(episode, event)})
         except Exception as exc:  # a viewer bug is ours: never reported as a bad log
             failures.append(exc)
             raise

@@ -1,7 +1,13 @@
 /* The replay player of the arcade-gym site: reads #replay-data, steps through its frames and asks
  * the page's viewer (window.ArcadeViewers[name], name from [data-viewer]) to draw each one into
  * #board. Controls: play/pause, step back/forward, first/last, the #seek slider, a speed select,
- * keyboard (arrows, space, Home, End). Plain ES2019 script, no modules, no network. */
+ * keyboard (arrows, space, Home, End). Deep links: the page opens at `#ply=N` (also `#N` or
+ * `?ply=N`) on decision N, the hash follows every step (history.replaceState, so Back leaves the
+ * page instead of undoing steps) and "copy link" copies the URL of the decision shown (or, where
+ * the clipboard is refused, e.g. on file://, leaves the link selected in a box to copy by hand).
+ * Beside the board, the recorded reply (and reasoning) of a model's decision, when the frame holds
+ * one (`reply`, `reasoning`: evaluation/core/replay_export.py), put in as text, never as HTML.
+ * Plain ES2019 script, no modules, no network. */
 (function () {
   "use strict";
 
@@ -24,6 +30,10 @@
     var speed = document.getElementById("speed");
     var index = 0;
     var timer = null;
+    var linked = false; /* no #ply is written until the page was opened at one or stepped */
+    addStyle();
+    var link = copyLink(root);
+    var said = decisionPanel(board);
 
     if (!viewer || typeof viewer.draw !== "function") {
       board.textContent = "No viewer named " + name + " is loaded.";
@@ -35,8 +45,27 @@
       seek.value = String(index);
       position.textContent = "decision " + index + " / " + last;
       viewer.draw(frames[index], board, replay, index);
+      said(frames[index]);
       if (index >= last) {
         pause();
+      }
+      if (timer === null) {
+        remember();
+      }
+      linked = true;
+    }
+
+    /* Put the decision shown into the address (not while playing: browsers throttle a flood of
+     * history calls, so pause() writes it once). */
+    function remember() {
+      var hash = "#ply=" + index;
+      if (!linked || window.location.hash === hash) {
+        return;
+      }
+      try {
+        window.history.replaceState(null, "", hash);
+      } catch (error) {
+        /* an address that cannot change (a sandboxed frame) still plays */
       }
     }
 
@@ -47,6 +76,7 @@
       }
       play.textContent = "play";
       play.setAttribute("aria-pressed", "false");
+      remember();
     }
 
     function resume() {
@@ -121,8 +151,140 @@
       }
       event.preventDefault();
     });
+    window.addEventListener("hashchange", function () {
+      var wanted = requested();
+      if (wanted !== null && wanted !== index) {
+        pause();
+        show(wanted);
+      }
+    });
+    link.button.addEventListener("click", function () {
+      link.copy(window.location.href.split("#")[0] + "#ply=" + index);
+    });
     seek.max = String(last);
-    show(0);
+    var opened = requested();
+    linked = opened !== null;
+    show(opened || 0);
+  }
+
+  /* The rules of the player's own elements (the copy-link box, the decision panel), added once
+   * here so the site's style sheet needs none. */
+  function addStyle() {
+    if (document.getElementById("replay-style")) {
+      return;
+    }
+    var node = document.createElement("style");
+    node.id = "replay-style";
+    node.textContent = [
+      ".replay #link { flex: 1 1 16rem; min-width: 0; font: 0.85rem ui-monospace, monospace; }",
+      ".replay #link-status { color: var(--muted, #5b6270); font-size: 0.85rem; }",
+      ".replay .decision { margin-top: 1rem; max-width: 100%; }",
+      ".replay .decision h3 { margin: 0 0 0.25rem; font-size: 1rem; }",
+      ".replay .decision pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem;" +
+        " overflow-y: auto; margin: 0 0 0.5rem; }"
+    ].join("\n");
+    document.head.appendChild(node);
+  }
+
+  /* The decision the address asks for: `#ply=N`, `#N` or `?ply=N` (null: none or not a number;
+   * show() clamps it to the game). */
+  function requested() {
+    var hash = /^#(?:ply=)?(\d{1,9})$/.exec(window.location.hash);
+    if (hash) {
+      return Number(hash[1]);
+    }
+    var query = /[?&]ply=(\d{1,9})(?:&|$)/.exec(window.location.search);
+    return query ? Number(query[1]) : null;
+  }
+
+  /* The "copy link" button, appended to the controls, and the box that shows the link selected
+   * when the clipboard is refused. Returns {button, copy(url)}. */
+  function copyLink(root) {
+    var controls = root.querySelector(".controls") || root;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.id = "copy-link";
+    button.title = "copy a link to the decision shown";
+    button.textContent = "copy link";
+    var box = document.createElement("input");
+    box.type = "text";
+    box.id = "link";
+    box.readOnly = true;
+    box.hidden = true;
+    box.setAttribute("aria-label", "link to the decision shown");
+    var status = document.createElement("output");
+    status.id = "link-status";
+    status.setAttribute("aria-live", "polite");
+    controls.appendChild(button);
+    controls.appendChild(box);
+    controls.appendChild(status);
+
+    function byHand() {
+      box.hidden = false;
+      box.focus();
+      box.select();
+      var copied = false;
+      try {
+        copied = document.execCommand("copy");
+      } catch (error) {
+        copied = false;
+      }
+      status.textContent = copied ? "link copied" : "press Ctrl+C (\u2318C) to copy the link";
+    }
+
+    function copy(url) {
+      box.value = url;
+      var clipboard = navigator.clipboard;
+      if (!clipboard || typeof clipboard.writeText !== "function") {
+        byHand();
+        return;
+      }
+      clipboard.writeText(url).then(function () {
+        box.hidden = true;
+        status.textContent = "link copied";
+      }, byHand);
+    }
+
+    return { button: button, copy: copy };
+  }
+
+  /* The panel under the board with the model's reply (and reasoning) that made the decision
+   * shown; hidden on frames without one. Returns said(frame). */
+  function decisionPanel(board) {
+    var panel = document.createElement("section");
+    panel.id = "decision";
+    panel.className = "decision";
+    panel.setAttribute("aria-label", "the decision's reply");
+    panel.hidden = true;
+    var replyHead = document.createElement("h3");
+    replyHead.textContent = "Reply";
+    var reply = document.createElement("pre");
+    reply.className = "decision-reply";
+    var thought = document.createElement("details");
+    var summary = document.createElement("summary");
+    summary.textContent = "Reasoning";
+    var reasoning = document.createElement("pre");
+    reasoning.className = "decision-reasoning";
+    thought.appendChild(summary);
+    thought.appendChild(reasoning);
+    panel.appendChild(replyHead);
+    panel.appendChild(reply);
+    panel.appendChild(thought);
+    board.insertAdjacentElement("afterend", panel);
+
+    function text(value) {
+      return typeof value === "string" && value.length ? value : null;
+    }
+
+    return function said(frame) {
+      var shown = text(frame && frame.reply);
+      var why = text(frame && frame.reasoning);
+      panel.hidden = shown === null && why === null;
+      replyHead.hidden = reply.hidden = shown === null;
+      reply.textContent = shown === null ? "" : shown;
+      thought.hidden = why === null;
+      reasoning.textContent = why === null ? "" : why;
+    };
   }
 
   if (document.readyState === "loading") {

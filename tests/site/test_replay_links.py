@@ -1,0 +1,215 @@
+"""Replay deep links and decisions in Chromium: one replay per game kind opened at `#ply=N` shows
+decision N (the frame's own counter or state in the viewer's DOM, checked against the page's
+frames), stepping writes the hash, "copy link" gives the URL of the decision shown (by hand on
+file://), and a model's reply and reasoning are shown beside its decision as text."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaluation.benchmarks.ttt_arena.episode import play_arena_game
+from evaluation.benchmarks.ttt_arena.runner import _items
+from evaluation.core.replay_export import SHOWN_TEXT_CHARS, export_replay
+from evaluation.site.build import SiteBuild
+from policies.tictactoe import make_player
+from tests.site.conftest import file_url
+
+REPO = Path(__file__).resolve().parents[2]
+RESULTS = REPO / "docs" / "results"
+NARCADE = RESULTS / "narcade" / "reference-lockstep" / "logs"
+MATCHES = sorted((REPO / "seeds/arena/entries/tactician/results").glob("*/matches"))
+
+LOGS = {
+    # page name: (viewer, log, the decision to open at)
+    "tetris": ("tetris", RESULTS / "tetris-bench/logs/random/IQ/seed-09.jsonl", 5),
+    "narcade-tetris": ("tetris", NARCADE / "heuristic/tetris/100.jsonl", 40),
+    "snake": ("snake", NARCADE / "random/snake/100.jsonl", 7),
+    "minesweeper": ("minesweeper", NARCADE / "random/minesweeper/100.jsonl", 1),
+    "chess": (
+        "chess",
+        RESULTS / "chess-ladder/material-2ply/logs/material-2ply/standard/random/game-0.jsonl",
+        6,
+    ),
+    "sudoku": ("sudoku", RESULTS / "sudoku/builtins/logs/solver/v1-t4-4.jsonl", 1),
+    "tictactoe": ("tictactoe", MATCHES[-1] / "match-3-01.jsonl", 2),
+}
+
+
+def shown_decision(browser: Any, viewer: str, frame: dict[str, Any]) -> None:
+    """Assert the viewer drew `frame` (its own counter, or the state only it has)."""
+    from selenium.webdriver.common.by import By
+
+    board = browser.find_element(By.ID, "board")
+    if viewer == "tetris":
+        text = board.find_element(By.CSS_SELECTOR, ".tetris-decision").text
+        assert text.split(":")[0] == f"#{frame['decision'] + 1}"
+    elif viewer in ("snake", "minesweeper"):
+        moves = board.find_element(By.CSS_SELECTOR, '[data-field="moves"]').text
+        assert moves == str(frame["moves"])
+    elif viewer == "chess":
+        assert board.find_element(By.CSS_SELECTOR, ".chess-fen").text == frame["fen"]
+    elif viewer == "sudoku":
+        outcome = frame.get("outcome") or "not answered yet"
+        assert board.find_element(By.CSS_SELECTOR, ".sdk-outcome").text == outcome
+    elif viewer == "tictactoe":
+        assert board.get_attribute("data-rows") == "/".join(frame["rows"])
+    else:  # pragma: no cover - a new game kind needs its check here
+        raise AssertionError(f"no check for viewer {viewer}")
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One replay page per game kind (and NARCADE's Tetris) in one small site."""
+    out = tmp_path_factory.mktemp("links") / "site"
+    site = SiteBuild(out)
+    site.section("replays", "Replays", "test")
+    made = {
+        name: site.replay(f"replays/{name}.html", name, log, viewer)
+        for name, (viewer, log, _) in LOGS.items()
+    }
+    site.finish()
+    return {name: out / page for name, page in made.items()}
+
+
+def frames_of(browser: Any) -> list[dict[str, Any]]:
+    data = browser.execute_script("return document.getElementById('replay-data').textContent")
+    return list(json.loads(data)["frames"])
+
+
+@pytest.mark.parametrize("name", list(LOGS))
+def test_a_replay_opened_at_a_ply_shows_that_decision(
+    name: str, pages: dict[str, Path], browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    viewer, _, ply = LOGS[name]
+    browser.get(file_url(pages[name]) + f"#ply={ply}")
+    frames = frames_of(browser)
+    last = len(frames) - 1
+    assert 0 < ply <= last
+    assert browser.find_element(By.ID, "position").text == f"decision {ply} / {last}"
+    assert browser.find_element(By.ID, "seek").get_attribute("value") == str(ply)
+    shown_decision(browser, viewer, frames[ply])
+
+    browser.find_element(By.ID, "back").click()
+    assert browser.execute_script("return location.hash") == f"#ply={ply - 1}"
+    shown_decision(browser, viewer, frames[ply - 1])
+    browser.find_element(By.ID, "last").click()
+    assert browser.execute_script("return location.hash") == f"#ply={last}"
+    shown_decision(browser, viewer, frames[last])
+
+
+def test_the_short_forms_a_hash_change_and_an_out_of_range_ply(
+    pages: dict[str, Path], browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    url = file_url(pages["snake"])
+    browser.get(url + "#3")
+    frames = frames_of(browser)
+    last = len(frames) - 1
+    assert browser.find_element(By.ID, "position").text == f"decision 3 / {last}"
+    browser.get(url + "?ply=4")
+    assert browser.find_element(By.ID, "position").text == f"decision 4 / {last}"
+    shown_decision(browser, "snake", frames[4])
+    browser.execute_script("location.hash = '#ply=2'")
+    assert browser.find_element(By.ID, "position").text == f"decision 2 / {last}"
+    browser.get(url + "#ply=99999")  # clamped to the end, and the address says so
+    assert browser.find_element(By.ID, "position").text == f"decision {last} / {last}"
+    assert browser.execute_script("return location.hash") == f"#ply={last}"
+    browser.get(url)  # no hash asked for: none written
+    assert browser.execute_script("return location.hash") == ""
+    assert browser.find_element(By.ID, "position").text == f"decision 0 / {last}"
+
+
+def test_copy_link_gives_the_url_of_the_decision_shown(
+    pages: dict[str, Path], browser: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    url = file_url(pages["chess"])
+    browser.get(url)
+    browser.find_element(By.ID, "step").click()
+    browser.find_element(By.ID, "step").click()
+    browser.find_element(By.ID, "copy-link").click()
+    status = browser.find_element(By.ID, "link-status")
+    box = browser.find_element(By.ID, "link")
+    assert box.get_attribute("value") == url + "#ply=2"
+    # headless file:// refuses the clipboard or not; either way the user is told which
+    assert status.text in ("link copied", "press Ctrl+C (\u2318C) to copy the link")
+    if box.is_displayed():
+        selected = browser.execute_script(
+            "var b = arguments[0]; return b.value.slice(b.selectionStart, b.selectionEnd)", box
+        )
+        assert selected == url + "#ply=2"
+    screenshot(browser, "replay-copy-link")
+
+
+class Talking:
+    """The tactician entry, reporting a model-like call record for each move: a reply with
+    markup in it and a long reasoning."""
+
+    def __init__(self) -> None:
+        self.inner = make_player("tactician")
+        self.asked = 0
+        self.identity = getattr(self.inner, "identity", None)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def act(self, question: Any, ctx: Any) -> Any:
+        self.asked += 1
+        return self.inner.act(question, ctx)
+
+    def pop_telemetry(self) -> dict[str, Any]:
+        return {
+            "raw": f"<b>move {self.asked}</b><script>document.title='owned'</script>",
+            "reasoning": f"thinking {self.asked} " + "x" * (SHOWN_TEXT_CHARS * 2),
+        }
+
+
+def test_a_models_reply_and_reasoning_are_shown_beside_its_decision_as_text(
+    tmp_path: Path, browser: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    item = _items(20261009)[("matches", "match-3-01")]
+    log = tmp_path / "talking.jsonl"
+    play_arena_game(Talking(), item, log, suite_seed=20261009)
+    frames = export_replay(log).frames
+    assert "reply" not in frames[0]
+    assert frames[1]["reply"] == "<b>move 1</b><script>document.title='owned'</script>"
+    assert len(frames[1]["reasoning"]) < SHOWN_TEXT_CHARS + 40
+    assert frames[1]["reasoning"].endswith("more]")
+
+    site = SiteBuild(tmp_path / "site")
+    site.section("replays", "Replays", "test")
+    page = site.replay("replays/talking.html", "talking", log, "tictactoe")
+    site.finish()
+    browser.get(file_url(tmp_path / "site" / page))
+    panel = browser.find_element(By.ID, "decision")
+    assert not panel.is_displayed()  # the start: no decision yet
+    browser.find_element(By.ID, "step").click()
+    assert panel.is_displayed()
+    reply = panel.find_element(By.CSS_SELECTOR, ".decision-reply")
+    assert reply.text == frames[1]["reply"]  # the markup shown as text
+    assert not panel.find_elements(By.CSS_SELECTOR, "b, script")
+    assert browser.title != "owned"
+    panel.find_element(By.TAG_NAME, "summary").click()
+    reasoning = panel.find_element(By.CSS_SELECTOR, ".decision-reasoning").text
+    assert reasoning.startswith("thinking 1 ")
+    browser.find_element(By.ID, "step").click()
+    assert reply.text.startswith("<b>move 2</b>")
+    screenshot(browser, "replay-decision-reply")
+
+
+def test_a_replay_without_replies_shows_no_panel(pages: dict[str, Path], browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(file_url(pages["snake"]) + "#ply=3")
+    assert not browser.find_element(By.ID, "decision").is_displayed()
