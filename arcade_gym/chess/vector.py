@@ -193,6 +193,12 @@ class ChessVectorEnv(ArcadeVectorEnv):
         finally:
             self._seeded = None
 
+    def plies(self) -> np.ndarray:
+        """(N,) plies (both sides' moves) each game has had since its start position: what a
+        ply count reads (`arcade-eval bench`'s plies per second), as `ChessGame.ply` per game."""
+        plies: np.ndarray = self._st[:, S_PLY].copy()
+        return plies
+
     # --- the base's hooks ---------------------------------------------------------------------
     def _draws(self, rng: np.random.Generator, k: int) -> np.ndarray:
         """k episodes as `ChessEnv` draws them: a raw 64-bit seed each, and the PCG64 stream

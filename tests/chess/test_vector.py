@@ -120,3 +120,18 @@ def test_what_the_kernel_cannot_play_is_refused_with_the_fix() -> None:
         ChessVectorEnv(2, render_mode="ansi")
     with pytest.raises(ValueError, match="chess960"):
         ChessVectorEnv(2, start=12)
+
+
+def test_plies_count_both_sides_moves_per_game() -> None:
+    vec = ChessVectorEnv(3, agent_colour="alternate", max_plies=8)
+    singles = [ChessEnv(agent_colour="alternate", max_plies=8) for _ in range(3)]
+    _, infos = vec.reset(seed=2)
+    for i, env in enumerate(singles):
+        env.reset(seed=2 + i)
+    assert vec.plies().tolist() == [env.game.ply for env in singles]
+    for _ in range(3):
+        actions = np.array([np.flatnonzero(m)[0] for m in infos["action_mask"]])
+        _, _, _, _, infos = vec.step(actions)
+        for i, env in enumerate(singles):
+            env.step(int(actions[i]))
+        assert vec.plies().tolist() == [env.game.ply for env in singles]
