@@ -38,7 +38,9 @@
 How a game uses it: subclass, build the stacked state arrays and call `_setup(...)`, implement
 `_draws(rng, k)` (k episode seeds as the single env draws them), `_kernel_reset(games)` and
 `_kernel_step(actions)` (one numba call each; see `arcade_gym/snake/vector.py`), `_observations()`
-and, for caps, `_decisions_left()`.
+and, for caps, `_decisions_left()`. `_observations()` hands each buffer out through `_out(buffer)`
+(a copy, or with `copy=False` the buffer); a kernel that draws every game's observation each step
+can write into `_step_buffer(...)` instead and hand that out as it is (no copy pass: Snake-v0).
 """
 
 from __future__ import annotations
