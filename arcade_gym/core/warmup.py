@@ -2,7 +2,9 @@
 
 Games register a warmup by entry point (`"package.module:function"`, a function returning the
 seconds it took), so this module imports no game; `warm_all()` imports and runs each registered
-warmup once per process. Benchmarks call it before the first timed decision.
+warmup once per process. Benchmarks call it before the first timed decision;
+`python -m arcade_gym.core.build_cache` runs every warmup in processes of their own, so numba's
+cache holds every kernel (`arcade_gym/core/build_cache.py`).
 """
 
 from __future__ import annotations
