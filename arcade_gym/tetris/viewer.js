@@ -1,7 +1,9 @@
 /* The `tetris` replay viewer (docs/frames.md): draws the game's frame (format 2, keys in
  * arcade_gym/tetris/render.py:frame; Tetris Bench and NARCADE Tetris alike) and, where a
- * benchmark adds them, the placement just played (`chosen`), a hold, the verdict or Blitz outcome.
- * Under the board: score and level over the game, with a cursor at the current decision. Plain
+ * benchmark adds them, the placement just played (`chosen`: outlined where its cells are now, so
+ * a cell a line clear emptied is not outlined and the cells above a cleared row are outlined where
+ * they fell), the control pressed (NARCADE's `action`, with its `status`), a hold, the verdict or
+ * Blitz outcome. Under the board: score and level over the game, with a cursor at the current decision. Plain
  * ES2019, SVG, no network. */
 (function () {
   "use strict";
@@ -42,10 +44,12 @@
     var stats = K.el("dl", "facts tetris-stats", null, side);
     var fields = {};
     [["score", "Score"], ["lines", "Lines"], ["level", "Level"], ["pieces", "Pieces"],
-     ["hold", "Hold"], ["next", "Next"], ["decision", "Decision"], ["end", "End"]
+     ["hold", "Hold"], ["next", "Next"], ["decision", "Decision"], ["control", "Control"],
+     ["end", "End"]
     ].forEach(function (pair) {
       fields[pair[0]] = K.fact(stats, pair[1], null, { className: "tetris-" + pair[0] });
     });
+    fields.control.setAttribute("data-field", "control");
     var legend = K.el("p", "note tetris-legend",
       "Faint: the piece in play; dashed: where it would drop; outlined in white (when the log names one): the placement just played.", side);
     legend.style.maxWidth = "16rem";
@@ -53,7 +57,32 @@
     return { boardBox: boardBox, fields: fields, charts: charts, replay: null, cursors: [] };
   }
 
-  function drawBoard(frame, box) {
+  /* The cells of the placement just played as they are now: `before` is the board it was placed
+   * on (the previous frame's). A row the piece completed was cleared, so its cells are dropped and
+   * the cells above each cleared row moved down one row per cleared row below them. */
+  function landed(chosen, before) {
+    if (!chosen || !Array.isArray(chosen.cells) || !Array.isArray(before)) {
+      return null;
+    }
+    var cols = (before[0] || []).length;
+    var added = {};
+    chosen.cells.forEach(function (cell) {
+      added[cell[0]] = (added[cell[0]] || 0) + 1;
+    });
+    var cleared = Object.keys(added).map(Number).filter(function (row) {
+      var filled = (before[row] || []).filter(function (code) { return code; }).length;
+      return row >= 0 && row < before.length && filled + added[row] >= cols;
+    });
+    var cells = chosen.cells.filter(function (cell) {
+      return cleared.indexOf(cell[0]) < 0;
+    }).map(function (cell) {
+      var below = cleared.filter(function (row) { return row > cell[0]; }).length;
+      return [cell[0] + below, cell[1]];
+    });
+    return { cells: cells, kind: chosen.kind };
+  }
+
+  function drawBoard(frame, box, before) {
     var board = frame.board || [];
     var rows = board.length || 20;
     var cols = (board[0] || []).length || 10;
@@ -96,8 +125,9 @@
     }
     piece(frame.ghost, { fill: "none", stroke: "#c9ced6", "stroke-dasharray": "3 2", "class": "ghost" });
     piece(frame.active, { fill: "kind", "fill-opacity": 0.45, "class": "active" });
-    piece(frame.chosen, { fill: "none", stroke: "#fff", "stroke-width": 3, "class": "chosen" });
-    piece(frame.chosen, { fill: "none", stroke: "#000", "stroke-width": 1, "class": "chosen-inner" });
+    var played = landed(frame.chosen, before);
+    piece(played, { fill: "none", stroke: "#fff", "stroke-width": 3, "class": "chosen" });
+    piece(played, { fill: "none", stroke: "#000", "stroke-width": 1, "class": "chosen-inner" });
   }
 
   function chart(parent, replay, key, label) {
@@ -155,7 +185,9 @@
         chart(state.charts, replay, "level", "Level")].filter(Boolean);
     }
     frame = frame || {};
-    drawBoard(frame, state.boardBox);
+    var at = typeof index === "number" ? index : 0;
+    var previous = at > 0 ? (replay.frames || [])[at - 1] : null;
+    drawBoard(frame, state.boardBox, previous ? previous.board : null);
     var f = state.fields;
     f.score.textContent = number(frame.score);
     f.lines.textContent = number(frame.lines);
@@ -177,9 +209,28 @@
     }
     f.decision.textContent = typeof frame.decision === "number" ?
       "#" + (frame.decision + 1) + (what.length ? ": " + what.join(", ") : "") : "start";
+    control(f.control, frame);
     f.end.textContent = frame.over ? (frame.endReason || "over") : "\u2014";
-    var at = typeof index === "number" ? index : 0;
     state.cursors.forEach(function (move) { move(at); });
+  }
+
+  /* The control pressed at this decision, a row shown only for frames that say one (NARCADE's
+   * primitive controls; Tetris Bench answers with placements). */
+  function control(dd, frame) {
+    var has = Object.prototype.hasOwnProperty.call(frame, "action") &&
+      typeof frame.decision === "number";
+    dd.hidden = !has;
+    if (dd.previousSibling) {
+      dd.previousSibling.hidden = !has;
+    }
+    if (!has) {
+      dd.textContent = "";
+    } else if (frame.action === null || frame.action === undefined) {
+      dd.textContent = "none" + (frame.status ? " (" + frame.status + ")" : "");
+    } else {
+      var status = frame.status && frame.status !== "valid" ? " (" + frame.status + ")" : "";
+      dd.textContent = String(frame.action) + status;
+    }
   }
 
   window.ArcadeViewers = window.ArcadeViewers || {};

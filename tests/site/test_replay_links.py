@@ -213,3 +213,71 @@ def test_a_replay_without_replies_shows_no_panel(pages: dict[str, Path], browser
 
     browser.get(file_url(pages["snake"]) + "#ply=3")
     assert not browser.find_element(By.ID, "decision").is_displayed()
+
+
+def _landed(chosen: dict[str, Any], before: list[list[int]]) -> list[tuple[int, int]]:
+    """Where the placement's cells are after its line clears (computed here, apart from the
+    viewer): cells of a completed row are gone, the rest fall by the cleared rows below them."""
+    cols = len(before[0])
+    rows = {r for r, _ in chosen["cells"]}
+    cleared = {
+        r
+        for r in rows
+        if 0 <= r < len(before)
+        and sum(1 for v in before[r] if v) + sum(1 for cr, _ in chosen["cells"] if cr == r) == cols
+    }
+    return sorted(
+        (r + sum(1 for c in cleared if c > r), col)
+        for r, col in chosen["cells"]
+        if r not in cleared and r + sum(1 for c in cleared if c > r) >= 0
+    )
+
+
+def test_the_placement_outline_leaves_out_cells_a_line_clear_emptied(
+    tmp_path: Path, browser: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    log = RESULTS / "tetris-bench/logs/heuristic/IQ/seed-15.jsonl"
+    frames = export_replay(log).to_json()["frames"]
+    clears = [
+        k
+        for k in range(1, len(frames))
+        if frames[k].get("chosen") and frames[k]["lines"] > frames[k - 1]["lines"]
+    ]
+    assert clears
+    site = SiteBuild(tmp_path / "site")
+    site.section("replays", "Replays", "test")
+    page = site.replay("replays/clears.html", "clears", log, "tetris")
+    site.finish()
+    url = file_url(tmp_path / "site" / page)
+    for k in clears[:4]:
+        browser.get(f"{url}#ply={k}")
+        want = _landed(frames[k]["chosen"], frames[k - 1]["board"])
+        assert len(want) < 4  # a clear took some of the piece's cells
+        outlined = browser.find_elements(By.CSS_SELECTOR, "#board rect.chosen")
+        got = sorted(
+            (
+                round((float(r.get_attribute("y")) - 1.5) / 24),
+                round((float(r.get_attribute("x")) - 1.5) / 24),
+            )
+            for r in outlined
+        )
+        assert got == want
+        board = frames[k]["board"]
+        assert all(board[r][c] for r, c in got)  # every outlined cell is a filled cell now
+    screenshot(browser, "tetris-outline-after-clear")
+
+
+def test_narcade_tetris_says_the_control_pressed(pages: dict[str, Path], browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(file_url(pages["narcade-tetris"]) + "#ply=40")
+    frame = frames_of(browser)[40]
+    control = browser.find_element(By.CSS_SELECTOR, '#board [data-field="control"]')
+    assert control.is_displayed() and control.text.split(" ")[0] == frame["action"]
+    browser.find_element(By.ID, "first").click()
+    assert not control.is_displayed()  # the start: nothing pressed yet
+    browser.get(file_url(pages["tetris"]) + "#ply=3")  # Tetris Bench plays placements
+    control = browser.find_element(By.CSS_SELECTOR, '#board [data-field="control"]')
+    assert not control.is_displayed()
