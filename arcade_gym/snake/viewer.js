@@ -1,7 +1,8 @@
 /* Snake replay viewer (docs/frames.md): one frame of a NARCADE Snake episode (the game's frame,
  * arcade_gym/snake/render.py, and NARCADE's fields, evaluation/benchmarks/narcade/site_frames.py):
- * the board as SVG (body shaded from head to
- * tail, food, the head marked red when a collision ended the game) and the facts beside it
+ * the board as SVG (body shaded green from neck to
+ * tail, food, the head apart from the body: dark blue, larger, with two eyes looking the way it
+ * heads, red when a collision ended the game) and the facts beside it
  * (score = food eaten, length, heading, moves, the direction played and its judgement, the end).
  * The player (assets/replay.js) calls draw(frame, element, replay) for each decision. Plain ES2019. */
 (function () {
@@ -23,6 +24,10 @@
     K.svg("title", {}, node).textContent = text;
     return node;
   }
+
+  var HEAD = "#1f3a93";
+  /* Where the eyes sit, per heading: [dx, dy] of the looking direction. */
+  var LOOKS = { up: [0, -1], right: [1, 0], down: [0, 1], left: [-1, 0] };
 
   /* Body colour: dark green at the head fading to light green at the tail. */
   function shade(index, length) {
@@ -67,20 +72,37 @@
     for (var i = body.length - 1; i >= 0; i -= 1) {
       var cell = body[i];
       var head = i === 0;
+      var inset = head ? 0 : 2; /* the head fills its cell, the body is drawn thinner */
       var rect = K.svg("rect", {
         class: head ? "snk-head" : "snk-body",
-        x: cell[1] * CELL + 1,
-        y: cell[0] * CELL + 1,
-        width: CELL - 2,
-        height: CELL - 2,
-        rx: head ? 7 : 4,
-        fill: head && crashed ? "#b00020" : shade(i, body.length)
+        x: cell[1] * CELL + inset,
+        y: cell[0] * CELL + inset,
+        width: CELL - 2 * inset,
+        height: CELL - 2 * inset,
+        rx: head ? 8 : 4,
+        fill: head ? (crashed ? "#b00020" : HEAD) : shade(i, body.length)
       });
       root.appendChild(
         titled(rect, (head ? "head" : "body " + i) + " at row " + cell[0] + ", column " + cell[1])
       );
+      if (head) {
+        eyes(root, cell, frame.heading);
+      }
     }
     return root;
+  }
+
+  /* Two white eyes on the head, moved toward the heading (so the way it goes is seen). */
+  function eyes(root, cell, heading) {
+    var look = LOOKS[heading] || [0, 0];
+    var cx = cell[1] * CELL + CELL / 2;
+    var cy = cell[0] * CELL + CELL / 2;
+    [-1, 1].forEach(function (side) {
+      /* side by side across the heading, a quarter cell ahead of the centre */
+      var x = cx + look[0] * CELL * 0.22 + (look[0] === 0 ? side * CELL * 0.22 : 0);
+      var y = cy + look[1] * CELL * 0.22 + (look[1] === 0 ? side * CELL * 0.22 : 0);
+      K.svg("circle", { class: "snk-eye", cx: x, cy: y, r: CELL * 0.12, fill: "#fff" }, root);
+    });
   }
 
   function facts(frame) {

@@ -281,3 +281,28 @@ def test_narcade_tetris_says_the_control_pressed(pages: dict[str, Path], browser
     browser.get(file_url(pages["tetris"]) + "#ply=3")  # Tetris Bench plays placements
     control = browser.find_element(By.CSS_SELECTOR, '#board [data-field="control"]')
     assert not control.is_displayed()
+
+
+def test_the_snake_head_is_drawn_apart_from_the_body(pages: dict[str, Path], browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(file_url(pages["snake"]) + "#ply=7")
+    frame = frames_of(browser)[7]
+    heads = browser.find_elements(By.CSS_SELECTOR, "#board rect.snk-head")
+    body = browser.find_elements(By.CSS_SELECTOR, "#board rect.snk-body")
+    assert len(heads) == 1 and len(body) == frame["length"] - 1
+    head = heads[0]
+    row, col = frame["snake"][0]
+    assert (float(head.get_attribute("x")) // 24, float(head.get_attribute("y")) // 24) == (
+        col,
+        row,
+    )
+    assert head.get_attribute("fill") not in {b.get_attribute("fill") for b in body}
+    assert float(head.get_attribute("width")) > float(body[0].get_attribute("width"))
+    eyes = browser.find_elements(By.CSS_SELECTOR, "#board circle.snk-eye")
+    assert len(eyes) == 2
+    dx, dy = {"up": (0, -1), "right": (1, 0), "down": (0, 1), "left": (-1, 0)}[frame["heading"]]
+    centre = (col * 24 + 12, row * 24 + 12)
+    for eye in eyes:  # both eyes sit ahead of the centre, the way the snake heads
+        ex, ey = float(eye.get_attribute("cx")), float(eye.get_attribute("cy"))
+        assert (ex - centre[0]) * dx + (ey - centre[1]) * dy > 0
