@@ -40,14 +40,17 @@ PLOTS = {
 
 @pytest.mark.parametrize("name", sorted(PLOTS))
 def test_each_plot_is_valid_svg_with_a_title_and_axis_labels(name: str) -> None:
-    svg = PLOTS[name]()
-    root = ET.fromstring(svg)
-    assert root.tag == f"{NS}svg" and root.get("role") == "img"
-    assert root.findtext(f"{NS}title")
-    labels = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "axis-label"]
-    assert labels and all(labels)
-    marks = [e for e in root.iter() if e.tag in (f"{NS}circle", f"{NS}polyline")]
-    assert marks and all(m.find(f"{NS}title") is not None for m in marks)
+    box = ET.fromstring(PLOTS[name]())
+    assert box.tag == "div" and box.get("class") == "plot-box"
+    drawings = list(box)
+    assert [d.get("class") for d in drawings] == ["plot", "plot plot-narrow"]
+    for root in drawings:
+        assert root.tag == f"{NS}svg" and root.get("role") == "img"
+        assert root.findtext(f"{NS}title")
+        labels = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "axis-label"]
+        assert labels and all(labels)
+        marks = [e for e in root.iter() if e.tag in (f"{NS}circle", f"{NS}polyline")]
+        assert marks and all(m.find(f"{NS}title") is not None for m in marks)
 
 
 @pytest.mark.parametrize("name", sorted(PLOTS))
