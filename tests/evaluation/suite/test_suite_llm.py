@@ -15,7 +15,8 @@ from evaluation import cli
 from evaluation.core.verify import verify_paths
 from tests.evaluation.model_server import Endpoint, endpoint
 
-BENCHMARKS = "tetris-bench,sudoku"
+BENCHMARKS = "ttt-arena,sudoku"
+"""Two benchmarks whose reference built-ins are quick (Tetris Bench's `search` takes a while)."""
 
 
 @pytest.fixture
@@ -24,10 +25,10 @@ def model() -> Iterator[Endpoint]:
         yield live
 
 
-def _argv(models: Path, run: Path, *more: str) -> list[str]:
+def _argv(models: Path, run: Path, *more: str, benchmarks: str = BENCHMARKS) -> list[str]:
     return [
         "suite", "--policy", "llm:mock", "--models-file", str(models),
-        "--benchmarks", BENCHMARKS, "--output-dir", str(run), "--quiet", *more,
+        "--benchmarks", benchmarks, "--output-dir", str(run), "--quiet", *more,
     ]  # fmt: skip
 
 
@@ -49,7 +50,7 @@ def test_one_cost_cap_across_the_suite(
         assert cell["promptTokens"] > 0 and cell["completionTokens"] > 0
     assert "in / " in (free / "scorecard.md").read_text()
 
-    cap = round(costs["tetris-bench"] / 2, 6)  # stops inside the first benchmark
+    cap = round(costs["ttt-arena"] / 2, 6)  # stops inside the first benchmark
     run = tmp_path / "run"
     asked = model.state.completions
     assert cli.main(_argv(models, run, "--max-cost-usd", str(cap))) == 1
@@ -76,3 +77,27 @@ def test_one_cost_cap_across_the_suite(
     assert all(cell["status"] == "ok" and cell["costUsd"] > 0 for cell in cells.values())
     assert all(report.ok for report in verify_paths([run]))
     assert model.state.completions > asked
+
+
+@pytest.mark.slow
+def test_the_cap_left_by_one_benchmark_is_what_the_next_one_gets(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    models = model.models_file(tmp_path)
+    pair = "ttt-arena,narcade"
+    free = tmp_path / "free"
+    assert cli.main(_argv(models, free, benchmarks=pair)) == 0
+    capsys.readouterr()
+    costs = {n: c["costUsd"] for n, c in _card(free)["rows"][0]["cells"].items()}
+    assert costs["narcade"] > costs["ttt-arena"] / 2
+
+    cap = round(costs["ttt-arena"] * 1.5, 6)  # all of the arena, part of NARCADE
+    run = tmp_path / "run"
+    assert cli.main(_argv(models, run, "--max-cost-usd", str(cap), benchmarks=pair)) == 1
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(err) == 1 and err[0].startswith(f"stopped: the cost cap --max-cost-usd {cap:g}")
+    parts = json.loads((run / "manifest.json").read_text())["parts"]
+    assert parts["ttt-arena"]["status"] == "complete"
+    assert parts["narcade"]["status"] == "stopped"
+    assert parts["narcade"]["spent_usd"] > 0
+    assert sum(p["spent_usd"] for p in parts.values()) <= cap
