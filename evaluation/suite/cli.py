@@ -100,6 +100,8 @@ def cmd_suite(args: argparse.Namespace) -> int:
             )
         if cap is not None and not (math.isfinite(cap) and cap > 0):
             raise RunError(f"--max-cost-usd must be a positive number of dollars, got {cap}")
+        if cap is not None and args.executor != "local":
+            raise RunError("--max-cost-usd needs --executor local: the cost meter is per process")
         settings = SuiteSettings(
             tuple(policies), args.budget, tuple(b.name for b in choose(args.benchmarks))
         )

@@ -116,7 +116,9 @@ def route(spec: str, games: Sequence[str], heuristic: str) -> tuple[str | None, 
                     return None, f"{name} is not a {game} built-in"
             return spec, ""
         for game in games:  # an engine or a model file: the grammar says whether it plays
-            make_policy(spec, game, SpecOptions(preflight=False))
+            close = getattr(make_policy(spec, game, SpecOptions(preflight=False)), "close", None)
+            if callable(close):
+                close()
     except SpecError as error:
         return None, str(error).splitlines()[0][:200]
     return spec, ""

@@ -46,6 +46,10 @@ def test_no_route_is_not_applicable_never_a_failure(
         ),
         ([], "give --policy SPEC"),
         (["--policy", "random", "--max-cost-usd", "0"], "--max-cost-usd must be a positive"),
+        (
+            ["--policy", "random", "--max-cost-usd", "1", "--executor", "ray"],
+            "needs --executor local",
+        ),
     ],
 )
 def test_a_bad_request_is_one_line(
