@@ -159,6 +159,8 @@ def run_suite(
         assert benchmark.suite is not None
         part = benchmark.suite(request)
         part.seconds = round(time.perf_counter() - t0, 3)
+        priced = [c.cost_usd for c in part.cells if c.cost_usd is not None]
+        part.spent_usd = max(part.spent_usd, sum(priced))  # a run played before a cap was set
         part.output_dir = safe_name(benchmark.name)
         parts[benchmark.name] = part
         write("running")
