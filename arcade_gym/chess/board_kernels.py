@@ -21,7 +21,7 @@ What the rules read off a position (material, draws by material) is in `position
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.chess.movegen import (
     BETWEEN,
@@ -125,7 +125,7 @@ def slider_attacks(sq: int, occ: np.uint64, first: int, last: int) -> np.uint64:
     return att
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"rook": int64, "bishop": int64, "last": int64})
 def attacked(
     sq: int,
     occ: np.uint64,
@@ -141,9 +141,10 @@ def attacked(
         return True
     if PAWN_ATTACKS[1 if attacker_white else 0, sq] & pawns:
         return True
-    if straight and slider_attacks(sq, occ, 0, 4) & straight:
+    rook, bishop, last = 0, 4, 8  # int64 locals: literals compile `slider_attacks` per pair
+    if straight and slider_attacks(sq, occ, rook, bishop) & straight:
         return True
-    return bool(diagonal) and bool(slider_attacks(sq, occ, 4, 8) & diagonal)
+    return bool(diagonal) and bool(slider_attacks(sq, occ, bishop, last) & diagonal)
 
 
 @njit(cache=True)
@@ -178,7 +179,7 @@ def action_of(move: int, white: bool) -> int:
     return PLAIN[side, key]
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"rook": int64, "bishop": int64, "last": int64, "n": int64})
 def ordered_moves(pos: np.ndarray, out: np.ndarray) -> tuple[int, bool, bool]:
     """Write the legal moves of `pos` into `out` in python-chess's order (module docstring);
     (how many, side to move in check, an en-passant capture among them)."""
@@ -195,8 +196,9 @@ def ordered_moves(pos: np.ndarray, out: np.ndarray) -> tuple[int, bool, bool]:
     t_king = kings & them
     ksq = msb(kings & us)
     checkers = (KNIGHT[ksq] & t_knights) | (PAWN_ATTACKS[side, ksq] & t_pawns)
-    checkers |= slider_attacks(ksq, occ, 0, 4) & t_straight
-    checkers |= slider_attacks(ksq, occ, 4, 8) & t_diag
+    rook, bishop, last = 0, 4, 8  # int64 locals, as in `attacked`
+    checkers |= slider_attacks(ksq, occ, rook, bishop) & t_straight
+    checkers |= slider_attacks(ksq, occ, bishop, last) & t_diag
     check = checkers != _ZERO
     # Our pieces alone between the king and an enemy slider: moving them needs the full test.
     blockers = _ZERO
@@ -207,7 +209,7 @@ def ordered_moves(pos: np.ndarray, out: np.ndarray) -> tuple[int, bool, bool]:
         between = BETWEEN[ksq, s] & occ
         if between and not (between & (between - _ONE)) and between & us:
             blockers |= between
-    n = 0
+    n = 0  # an int64 local: a literal 0 would compile `_king_steps` twice
     kb = bit(ksq)
     if check:
         n = _king_steps(ksq, us, occ, t_pawns, t_knights, t_diag, t_straight, t_king, white, out, n)
@@ -225,11 +227,11 @@ def ordered_moves(pos: np.ndarray, out: np.ndarray) -> tuple[int, bool, bool]:
         if knights & fb:
             targets = KNIGHT[f] & ~us
         elif bishops & fb:
-            targets = slider_attacks(f, occ, 4, 8) & ~us
+            targets = slider_attacks(f, occ, bishop, last) & ~us
         elif rooks & fb:
-            targets = slider_attacks(f, occ, 0, 4) & ~us
+            targets = slider_attacks(f, occ, rook, bishop) & ~us
         else:
-            targets = slider_attacks(f, occ, 0, 8) & ~us
+            targets = slider_attacks(f, occ, rook, last) & ~us
         safe = not check and not (blockers & fb)
         while targets:
             t = msb(targets)

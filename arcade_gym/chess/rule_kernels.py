@@ -9,7 +9,7 @@ rung's move exactly (`tests/chess/test_vector.py` plays both side by side).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.chess.board_kernels import in_check, ordered_moves, push
 from arcade_gym.chess.movegen import MAX_MOVES, POS_TURN, POS_WORDS
@@ -37,7 +37,7 @@ def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"m": int64})
 def choose(
     rule: int,
     pos: np.ndarray,
@@ -55,7 +55,7 @@ def choose(
             best = max(best, captured_value(pos, moves[k]))
         if best == 0:
             return int(moves[integers(rng, n)])
-        m = 0
+        m = 0  # an int64 local: a literal 0 would compile `integers` twice
         for k in range(n):
             if captured_value(pos, moves[k]) == best:
                 chosen[m] = moves[k]
@@ -67,7 +67,7 @@ def choose(
     return int(moves[integers(rng, n)])
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"move": int64})
 def _material_best(
     pos: np.ndarray,
     moves: np.ndarray,
@@ -82,8 +82,10 @@ def _material_best(
     best = -MATE - 1
     m = 0
     for k in range(n):
-        boards[0, :] = pos
-        push(boards[0], moves[k])
+        for w in range(pos.shape[0]):  # a loop: a row copy compiles a shape-error message
+            boards[0, w] = pos[w]
+        move = moves[k]  # int64, as `push` is called elsewhere: one specialization
+        push(boards[0], move)
         value = _worst_reply(boards, lists, us, best)
         if value > best:
             best = value
@@ -94,7 +96,7 @@ def _material_best(
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"move": int64})
 def _worst_reply(boards: np.ndarray, lists: np.ndarray, us: bool, floor: int) -> int:
     """`Material2PlyRule._worst_reply` on `boards[0]`: our material after the opponent's best
     reply (a mate of us counts -MATE); stops once it is below `floor` (then any value below
@@ -104,8 +106,10 @@ def _worst_reply(boards: np.ndarray, lists: np.ndarray, us: bool, floor: int) ->
         return MATE if check else 0
     worst = MATE
     for k in range(replies):
-        boards[1, :] = boards[0]
-        push(boards[1], lists[0, k])
+        for w in range(boards.shape[1]):  # a loop, as in `_material_best`
+            boards[1, w] = boards[0, w]
+        move = lists[0, k]
+        push(boards[1], move)
         if in_check(boards[1]) and ordered_moves(boards[1], lists[1])[0] == 0:
             value = -MATE
         else:

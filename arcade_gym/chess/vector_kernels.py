@@ -14,7 +14,7 @@ Kernels take a slice [lo, hi) of the games and release the GIL, so slices may ru
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.chess.board_kernels import action_of, ordered_moves, push
 from arcade_gym.chess.engine import fill_observation
@@ -164,7 +164,7 @@ def _agent_turn(
     )
 
 
-@njit(cache=True)
+@njit(cache=True, locals={"move": int64})
 def _opponent(
     p: np.ndarray,
     st: np.ndarray,
@@ -178,7 +178,7 @@ def _opponent(
     chosen: np.ndarray,
 ) -> int:
     """The opponent's reply from the `n` moves in `lists[2]`; the agent's moves after it."""
-    move = choose(rule, p, lists[2], n, rng, boards, lists, chosen)
+    move = choose(rule, p, lists[2], n, rng, boards, lists, chosen)  # int64 (a local)
     st[S_OPPONENT] = move
     return _play(p, st, hist, keys, move, lists[2])
 
@@ -270,7 +270,7 @@ def reset_games(
         )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, locals={"move": int64})
 def step_games(
     lo: int,
     hi: int,
@@ -313,7 +313,7 @@ def step_games(
             continue
         g = st[i]
         p = pos[i]
-        move = -1
+        move = -1  # an int64 local: `_play` and `push` compile once, not for -1 and int32 too
         for k in range(g[S_N]):
             masks[i, acts[i, k]] = 0
             if acts[i, k] == a:

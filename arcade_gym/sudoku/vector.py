@@ -35,12 +35,16 @@ def _new_grid(
     counts: np.ndarray,
 ) -> None:
     """Start game i: the set grid `seed` picks, or (empty pool) a puzzle generated from it."""
+    # Grids copied in loops: a row assignment compiles numba's shape-error message.
     if pool_puzzles.shape[0] > 0:
         k = int(seed % np.uint64(pool_puzzles.shape[0]))
-        board[i] = pool_puzzles[k]
-        solution[i] = pool_solutions[k]
+        for c in range(board.shape[1]):
+            board[i, c] = pool_puzzles[k, c]
+            solution[i, c] = pool_solutions[k, c]
     else:
-        board[i] = E.new_puzzle(seed, solution[i])
+        puzzle = E.new_puzzle(seed, solution[i])
+        for c in range(board.shape[1]):
+            board[i, c] = puzzle[c]
     E.fill_mask(board[i], cand[i], mask[i])
     counts[i, CORRECT] = 0
     counts[i, WRONG] = 0
