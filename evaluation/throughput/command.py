@@ -44,9 +44,9 @@ def add_arguments(bench: argparse.ArgumentParser, names: list[str], aliases: lis
     bench.add_argument(
         "--peers",
         action="store_true",
-        help="measure each peer library's env (Jumanji, pgx, PettingZoo, tetris-gymnasium) "
-        "beside ours in one interleaved sitting: single and batched, ours, peer, ratio, compile "
-        'time and load average (needs pip install -e ".[peers]")',
+        help="measure each peer library's env (the games name them: Jumanji, pgx, PettingZoo, "
+        "...) beside ours in one interleaved sitting: single and batched, ours, peer, ratio, "
+        'compile time and load average (needs pip install -e ".[peers]")',
     )
     bench.add_argument(
         "--only",
