@@ -680,6 +680,8 @@ def afterstates(board: np.ndarray, st: np.ndarray, cinfo: np.ndarray, out: np.nd
     """The board after each listed candidate (locked and cleared) into `out[k]`."""
     t = st[S_ACTIVE]
     for k in range(st[S_NCAND]):
-        out[k, :, :] = board
+        for row in range(H):  # loops: a slice copy compiles numba's shape-error message
+            for col in range(W):
+                out[k, row, col] = board[row, col]
         lock_cells(out[k], t, cinfo[k, C_X], cinfo[k, C_Y_LAND], cinfo[k, C_ROT])
         clear_lines(out[k])
