@@ -126,7 +126,8 @@ class VectorCounter:
 
     def step(self, actions: np.ndarray) -> None:
         plies = None if self.same_step else self.unit.vector_plies
-        before = plies(self.envs, self.obs) if plies is not None else None
+        # a copy: a ply counter may be a view of the env's state, which the step changes
+        before = np.array(plies(self.envs, self.obs)) if plies is not None else None
         self.obs, _, terminated, truncated, self.infos = self.envs.step(actions)
         done = np.logical_or(terminated, truncated)
         tally = self.tally

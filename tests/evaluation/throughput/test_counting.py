@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
-from arcade_gym.core.counting import AecCounter, EnvCounter, Tally, VectorCounter
+from arcade_gym.core.counting import AecCounter, EnvCounter, StepUnit, Tally, VectorCounter
 from arcade_gym.core.throughput import single_runner
 from arcade_gym.minesweeper.bench import STEP_UNITS as MINESWEEPER_UNITS
 from arcade_gym.multiagent import tictactoe_v0
@@ -119,3 +119,29 @@ def test_the_minesweeper_figure_counts_reveals_only(difficulty: str) -> None:
     assert counter.tally.steps == len(env.actions) >= 256
     assert max(env.actions) < cells  # never a flag toggle
     assert counter.tally.resets > 0  # random reveals hit mines: games restart, uncounted
+
+
+class _Counting:
+    """A vector env whose ply counter lives in its own state (a view the step changes)."""
+
+    num_envs = 2
+
+    def __init__(self) -> None:
+        self.metadata: dict[str, Any] = {}
+        self.plies = np.zeros(2, np.int64)
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        return self.plies, {}
+
+    def step(self, actions: np.ndarray) -> tuple[Any, ...]:
+        self.plies += 2  # the agent's move and the reply
+        no = np.zeros(2, np.bool_)
+        return self.plies, np.zeros(2), no, no, {}
+
+
+def test_plies_read_from_the_env_s_own_state_are_counted() -> None:
+    unit = StepUnit("x", vector_plies=lambda envs, obs: envs.plies[:])  # a view, no copy
+    counter = VectorCounter(_Counting(), unit)
+    for _ in range(3):
+        counter.step(np.zeros(2, np.int64))
+    assert counter.tally == Tally(steps=6, resets=0, dead=0, plies=12)
