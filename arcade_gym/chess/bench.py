@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import chess
 import numpy as np
@@ -28,11 +29,19 @@ def plies(env: object) -> int:
     return int(env.unwrapped.game.ply)  # type: ignore[attr-defined]
 
 
+def vector_plies(envs: Any, obs: Any) -> np.ndarray:
+    """Plies of each game of the chess vector env so far (its own ply counter)."""
+    from arcade_gym.chess.vector_kernels import S_PLY
+
+    return np.asarray(envs.unwrapped._st[:, S_PLY], np.int64)
+
+
 STEP_UNITS = {
     "Chess-v0": StepUnit(
         "one move of the agent (white, standard start) against the random rung, whose reply is "
         "played inside the step: steps count the agent's moves, plies both sides' moves",
         plies=plies,
+        vector_plies=vector_plies,
     ),
 }
 """What one counted step of `Chess-v0` is (`arcade_gym/core/counting.py`)."""

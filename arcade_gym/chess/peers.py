@@ -7,24 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from arcade_gym.chess import aec
 from arcade_gym.chess.bench import STEP_UNITS
-from arcade_gym.core.counting import StepUnit
 from arcade_gym.core.peers import Built, PeerPair, any_aec, our_vector, timed
 
 PLY = (
     "one ply of either side, random legal, standard start, observation planes and mask each "
     "ply; a finished agent's dead step not counted"
 )
-
-
-def vector_plies(envs: Any, obs: Any) -> np.ndarray:
-    """Plies of each game of the chess vector env so far (its own ply counter)."""
-    from arcade_gym.chess.vector_kernels import S_PLY
-
-    return np.asarray(envs.unwrapped._st[:, S_PLY], np.int64)
 
 
 def _pettingzoo(wrapped: bool) -> Any:
@@ -47,7 +37,7 @@ def _pgx(games: int) -> Built:
 def peer_pairs() -> list[PeerPair]:
     """Chess's pairs."""
     pettingzoo = ("pettingzoo", "pygame")
-    unit = StepUnit(STEP_UNITS["Chess-v0"].text, vector_plies=vector_plies)
+    unit = STEP_UNITS["Chess-v0"]
     return [
         PeerPair(
             "chess_v0 vs PettingZoo chess_v6, no wrappers",

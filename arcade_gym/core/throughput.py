@@ -163,15 +163,15 @@ def vector_runner(
     return run
 
 
-def _per_second(done: Tally, wall: float, cpu: float, unit: StepUnit) -> dict[str, float]:
+def _per_second(done: Tally, wall: float, cpu: float, plies: bool) -> dict[str, float]:
     """A tally as rates: steps per wall and CPU second, resets per second, plies per second when
-    the unit counts plies."""
+    `plies` (the unit counts them for this kind of env)."""
     rates = {
         "steps_per_s": done.steps / max(wall, 1e-9),
         "steps_per_cpu_s": done.steps / max(cpu, 1e-9),
         "resets_per_s": done.resets / max(wall, 1e-9),
     }
-    if unit.plies is not None or unit.vector_plies is not None:
+    if plies:
         rates["plies_per_s"] = done.plies / max(wall, 1e-9)
         rates["plies_per_cpu_s"] = done.plies / max(cpu, 1e-9)
     return rates
@@ -196,7 +196,7 @@ def random_step_rates(
     run(t0 + seconds)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     done = counter.tally.since(before)
-    return _per_second(done, wall, cpu, unit)
+    return _per_second(done, wall, cpu, unit.plies is not None)
 
 
 def masked_random_steps(
@@ -251,7 +251,7 @@ def vector_steps(
                 counter.step(space.sample(mask=counter.masks()))
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
         done = counter.tally.since(before)
-        windows.append(_per_second(done, wall, cpu, unit))
+        windows.append(_per_second(done, wall, cpu, unit.vector_plies is not None))
     envs.close()
     figures = {name: float(np.median([w[name] for w in windows])) for name in windows[0]}
     figures["compile_s"] = compile_s
