@@ -21,8 +21,8 @@ plays through the policy grammar as `--policy ppo:PATH` without this script.
 Progress lines give steps/s end to end, then split into env, inference and learning (each phase's
 steps per second of its own time); `--log` writes one CSV row per iteration (also TensorBoard
 scalars with `--tensorboard DIR`, when it is installed). Budgets: `--minutes`, `--timesteps`.
-torch runs on `--threads` threads (default 1: on a shared machine a second thread that waits for
-a core costs more than it gives).
+torch runs on `--threads` threads (default: one per core), whose waits sleep rather than spin
+(`OMP_WAIT_POLICY=PASSIVE`, unless set), so a busy machine slows them down without stalling them.
 """
 
 from __future__ import annotations
@@ -37,6 +37,10 @@ from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+# torch's worker threads sleep while they wait instead of spinning: on a busy machine a spinning
+# thread steals the core its partner needs (about 10x slower at a load of 5 on 2 cores).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import gymnasium as gym
 import numpy as np
@@ -396,50 +400,77 @@ def evaluate(
     return float(np.mean(results[:games])), outcomes
 
 
-def compare_sb3(preset: Preset, seconds: float, seed: int, ours: float) -> float:
-    """Train SB3's PPO with the same network, batch, epochs and vector env for `seconds`; print
-    both throughputs. Returns SB3's steps/s."""
+SB3_DEFAULTS = {"batch_size": 64, "n_epochs": 10, "learning_rate": 3e-4, "ent_coef": 0.0}
+"""SB3 PPO's own defaults for the minibatch, epochs, learning rate and entropy bonus."""
+
+
+def sb3_throughput(preset: Preset, seconds: float, seed: int, settings: dict[str, Any]) -> float:
+    """Steps/s of SB3's PPO (or MaskablePPO) with the preset's network (`net_arch`: the same
+    hidden layers, actor and critic apart, tanh) on the same native vector env, counted over
+    the whole iterations (rollout and update) done in `seconds`."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3 import PPO
     from stable_baselines3.common.callbacks import BaseCallback
 
     from arcade_gym.sb3 import NativeVecEnv
 
-    algorithm: Any = MaskablePPO if preset.sb3 == "MaskablePPO" else PPO
+    class Iterations(BaseCallback):
+        """Notes (time, steps) as each rollout starts (the last update is then done); stops
+        at the deadline."""
 
-    class Deadline(BaseCallback):
         def __init__(self, end: float) -> None:
             super().__init__()
-            self.end = end
+            self.end, self.marks = end, [(time.perf_counter(), 0)]
+
+        def _on_rollout_start(self) -> None:
+            self.marks.append((time.perf_counter(), self.num_timesteps))
 
         def _on_step(self) -> bool:
             return time.perf_counter() < self.end
 
-    env = NativeVecEnv(make_env(preset, preset.num_envs), seed=seed)
+    algorithm: Any = MaskablePPO if preset.sb3 == "MaskablePPO" else PPO
     model = algorithm(
         "MlpPolicy",
-        env,
+        NativeVecEnv(make_env(preset, preset.num_envs), seed=seed),
         n_steps=preset.num_steps,
-        batch_size=preset.num_envs * preset.num_steps // preset.minibatches,
-        n_epochs=preset.epochs,
-        learning_rate=preset.lr,
         gamma=preset.gamma,
         gae_lambda=preset.gae_lambda,
-        ent_coef=preset.ent_coef,
         policy_kwargs={"net_arch": list(preset.arch["hidden"])},
         seed=seed,
         device="cpu",
+        **settings,
     )
     start = time.perf_counter()
-    model.learn(total_timesteps=10**12, callback=Deadline(start + seconds))
-    theirs = model.num_timesteps / (time.perf_counter() - start)
+    callback = Iterations(start + seconds)
+    model.learn(total_timesteps=10**12, callback=callback)
+    (t0, _), (t1, steps) = callback.marks[0], callback.marks[-1]
+    return steps / (t1 - t0) if steps else float("nan")
+
+
+def compare_sb3(preset: Preset, seconds: float, seed: int, ours: float) -> dict[str, float]:
+    """Train SB3 for `seconds` twice on the same env with the same network, with SB3's own
+    defaults for minibatch and epochs, then with this run's; print the three throughputs."""
+    ours_settings = {
+        "batch_size": preset.num_envs * preset.num_steps // preset.minibatches,
+        "n_epochs": preset.epochs,
+        "learning_rate": preset.lr,
+        "ent_coef": preset.ent_coef,
+    }
+    defaults = sb3_throughput(preset, seconds, seed, SB3_DEFAULTS)
+    same = sb3_throughput(preset, seconds, seed, ours_settings)
     print(
-        f"same sitting, {preset.env_id}, {preset.num_envs} games, MLP {preset.arch['hidden']} "
-        f"(actor and critic): examples/ppo.py {ours:,.0f} steps/s, SB3 {preset.sb3} {theirs:,.0f} "
-        f"steps/s: {ours / theirs:.1f}x (load average {os.getloadavg()[0]:.1f})",
+        f"same sitting, {preset.env_id}, {preset.num_envs} games x {preset.num_steps} steps, MLP "
+        f"{preset.arch['hidden']} (actor and critic apart), load average "
+        f"{os.getloadavg()[0]:.1f}:\n"
+        f"  examples/ppo.py ({preset.minibatches} minibatches x {preset.epochs} epochs): "
+        f"{ours:,.0f} steps/s\n"
+        f"  SB3 {preset.sb3}, its defaults (minibatch 64, 10 epochs): {defaults:,.0f} steps/s: "
+        f"examples/ppo.py is {ours / defaults:.1f}x\n"
+        f"  SB3 {preset.sb3}, this run's minibatch and epochs: {same:,.0f} steps/s: "
+        f"examples/ppo.py is {ours / same:.1f}x",
         flush=True,
     )
-    return theirs
+    return {"sb3_defaults_sps": defaults, "sb3_same_sps": same}
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -456,21 +487,33 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--steps", type=int, help="steps of every game an iteration (default: the preset's)")
     add("--lr", type=float, help="learning rate (default: the preset's; annealed to 5%%)")
     add("--size", type=int, choices=(3, 5, 10), help="tic-tac-toe board (default 3)")
-    add("--threads", type=int, default=1, help="torch threads (default 1)")
+    add(
+        "--threads",
+        type=int,
+        default=0,
+        help="torch threads (default 0: one per core)",
+    )
     add("--eval-games", type=int, default=100, help="greedy games played after training")
     add(
         "--eval-opponent",
         help="self-play: whom they are played against (default: perfect on "
         "3x3, greedy on larger boards)",
     )
-    add("--compare-sb3", action="store_true", help="train SB3 PPO as long: print both speeds")
+    add(
+        "--compare-sb3",
+        action="store_true",
+        help="then SB3 PPO as long, with its defaults and "
+        "with this run's settings: print the three speeds",
+    )
     add("--compare-seconds", type=float, default=60.0, help="seconds of each run to compare")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     args = parse_args(argv)
-    torch.set_num_threads(args.threads)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    threads = args.threads or cores or 1
+    torch.set_num_threads(threads)
     preset = PRESETS[args.preset]
     changes: dict[str, Any] = {"num_envs": args.envs, "num_steps": args.steps, "lr": args.lr}
     if args.size:
@@ -491,7 +534,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             print("tensorboard is not installed: the CSV log only")
     print(
         f"{args.preset}: {preset.env_id} {preset.env_kwargs}, {preset.num_envs} games x "
-        f"{preset.num_steps} steps an iteration, {args.threads} torch thread(s), log {log}",
+        f"{preset.num_steps} steps an iteration, {threads} torch thread(s), load average "
+        f"{os.getloadavg()[0]:.1f}, log {log}",
         flush=True,
     )
     minutes = args.compare_seconds / 60.0 if args.compare_sb3 else args.minutes
@@ -505,7 +549,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     save_model(out, trainer.model(args.preset, row))
     print(f"saved {out} ({trainer.steps:,} steps)")
     if args.compare_sb3:
-        row["sb3_sps"] = compare_sb3(preset, args.compare_seconds, args.seed, row["sps"])
+        row.update(compare_sb3(preset, args.compare_seconds, args.seed, row["sps"]))
     if args.eval_games:
         opponent = None
         if preset.selfplay is not None:

@@ -216,7 +216,8 @@ class GridActorCritic(ActorCritic):
         codes = obs.long() - self.low  # (B, rows, cols)
         onehot = nn.functional.one_hot(codes, self.n_values).permute(0, 3, 1, 2).float()
         board = torch.ones_like(onehot[:, :1])
-        features = self.body(torch.cat([onehot, board], dim=1))
+        planes = torch.cat([onehot, board], dim=1).contiguous(memory_format=torch.channels_last)
+        features = self.body(planes)  # channels-last: faster CPU convolutions on small boards
         logits = self.head(features).flatten(1)  # (B, planes * cells)
         missing = self.n_actions - logits.shape[1]
         if missing > 0:
