@@ -29,6 +29,8 @@ the games' viewers come from their descriptors (`evaluation/site/viewers.py`).""
 MARKER = ".arcade-site"
 """The file that marks a directory as a site this builder wrote (so a rebuild may replace it)."""
 SITE_NAME = "arcade-gym results"
+TEXT_SUFFIXES = (".pgn", ".txt")
+"""The plain-text files a benchmark may ship for download (`SiteBuild.text`)."""
 
 
 class SiteError(Exception):
@@ -112,8 +114,8 @@ def site_path(path: str | PurePosixPath) -> str:
 
 
 class SiteBuild:
-    """One site being built into `output`. Benchmarks call `section`, `page`, `json` and
-    `replay`; the command calls `finish` once every benchmark has added its pages."""
+    """One site being built into `output`. Benchmarks call `section`, `page`, `json`, `text`
+    and `replay`; the command calls `finish` once every benchmark has added its pages."""
 
     def __init__(
         self, output: str | Path, *, inputs: Sequence[str] = (), version: str = ""
@@ -128,6 +130,7 @@ class SiteBuild:
         self.sections: dict[str, Section] = {}
         self._pages: dict[str, _Page] = {}
         self._json: dict[str, Any] = {}
+        self._texts: dict[str, str] = {}
         self._assets: dict[str, bytes] = {}
         self.check_output()
 
@@ -179,6 +182,17 @@ class SiteBuild:
         """Add a JSON file (for download and tests; no page fetches it). Returns the path."""
         path = self._claim(site_path(path), ".json")
         self._json[path] = plain_json(data)
+        return path
+
+    def text(self, path: str, content: str) -> str:
+        """Add a plain-text file for download in a format of its own (`TEXT_SUFFIXES`: a chess
+        game's `.pgn`), written as UTF-8 as given. Returns the path."""
+        path = site_path(path)
+        suffix = PurePosixPath(path).suffix
+        if suffix not in TEXT_SUFFIXES:
+            raise ValueError(f"{path}: expected one of {', '.join(TEXT_SUFFIXES)}")
+        path = self._claim(path, suffix)
+        self._texts[path] = content
         return path
 
     def asset(self, path: str, content: bytes) -> str:
@@ -270,6 +284,8 @@ class SiteBuild:
         for path in sorted(self._json):
             text = json.dumps(self._json[path], ensure_ascii=False, indent=2) + "\n"
             files[path] = text.encode("utf-8")
+        for path in sorted(self._texts):
+            files[path] = self._texts[path].encode("utf-8")
         for asset in sorted(p for p in ASSETS.rglob("*") if p.is_file()):
             relative_path = asset.relative_to(ASSETS).as_posix()
             if asset.suffix in (".css", ".js", ".svg", ".json"):
@@ -305,7 +321,7 @@ class SiteBuild:
             raise ValueError(f"{path}: expected a {suffix} file")
         if path == "index.html" or path.startswith("assets/"):
             raise ValueError(f"{path} is reserved for the site itself")
-        if path in self._pages or path in self._json:
+        if path in self._pages or path in self._json or path in self._texts:
             raise ValueError(f"{path} is written twice (two benchmarks, or one twice)")
         return path
 

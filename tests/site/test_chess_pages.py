@@ -10,7 +10,6 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import chess
 import pytest
@@ -166,33 +165,33 @@ def test_shipped_pages_hold_the_reports_ratings_and_every_game(tmp_path: Path) -
     logs = sorted((run / "logs").rglob("*.jsonl"))
     replays = sorted((site / "replays").rglob("*.html"))
     assert len(replays) == len(logs) > 0
-    pgn = json.loads((site / "pgn" / "material-2ply.json").read_text())
-    assert len(pgn["games"]) == len(logs)
+    every = (site / "pgn" / "material-2ply.pgn").read_text()  # a PGN file, not JSON
+    assert every.count("[Event ") == len(logs)
     sample = next(iter(sorted((run / "pgn").rglob("*.pgn"))))
-    assert sample.read_text() in pgn["games"].values()
+    assert sample.read_text() in every
     index = (site / "index.html").read_text()
     for rung in rung_order():
         assert f"rung {rung}" in index
     record = report["models"][0]["record"]["standard"]
     for cells in record.values():
         assert f"<td>{wdl(cells)}</td>" in index or f'<td class="num">{wdl(cells)}</td>' in index
-    replay = (
-        site / "replays" / "material-2ply" / "standard" / "random" / "game-0.html"
-    ).read_text()
+    replay_path = site / "replays" / "material-2ply" / "standard" / "random" / "game-0.html"
+    replay = replay_path.read_text()
     data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', replay)
     assert data is not None
     grades = json.loads(data[1])
     result = run / "results" / "material-2ply" / "standard" / "random" / "game-0.json"
     saved = json.loads(result.read_text())
     assert grades["grades"] == saved["grades"] and grades["source"] == "run results"
-    # the download link carries the run's PGN text exactly
-    found = re.search(r'href="(data:application/x-chess-pgn[^"]*)"', replay)
+    # the download link points to a .pgn file of the site holding the run's PGN text exactly
+    # (these results predate `startedAt`, so the date stays unknown)
+    found = re.search(r'<a href="([^"]*\.pgn)" type="application/x-chess-pgn"', replay)
     assert found is not None
-    pgn_text = unquote(html.unescape(found[1]).split(",", 1)[1])
+    shipped = (replay_path.parent / html.unescape(found[1])).resolve()
     pgn_file = run / "pgn" / "material-2ply" / "standard" / "random" / "game-0.pgn"
-    assert pgn_text == pgn_file.read_text()
+    assert shipped.read_text() == pgn_file.read_text()
     policy = (site / "policies" / "material-2ply.html").read_text()
-    assert policy.count("data:application/x-chess-pgn") == len(logs)
+    assert policy.count('type="application/x-chess-pgn"') == len(logs) + 1
 
 
 def test_a_run_cut_short_shows_its_games_without_a_rating(tmp_path: Path) -> None:
@@ -321,6 +320,11 @@ def test_pages_of_a_ladder_run_made_here(tmp_path: Path) -> None:
     assert board["rows"][0]["rating"] == report["models"][0]["rating"]
     replays = list((tmp_path / "site" / "chess-ladder" / "replays").rglob("*.html"))
     assert len(replays) == len(list((out / "logs").rglob("*.jsonl"))) >= 2
+    for result in (out / "results").rglob("*.json"):  # each PGN is dated the day it started
+        started = json.loads(result.read_text())["startedAt"]
+        pgn = out / "pgn" / result.relative_to(out / "results").with_suffix(".pgn")
+        day = started[:10].replace("-", ".")
+        assert f'[Date "{day}"]' in pgn.read_text()
 
 
 def test_a_rejected_try_and_quick_judgements_are_shown_without_grades(

@@ -28,7 +28,7 @@ from evaluation.benchmarks.chess_ladder.ladder import (
     load_ladder,
     rung_policy,
 )
-from evaluation.benchmarks.chess_ladder.pgn import game_pgn
+from evaluation.benchmarks.chess_ladder.pgn import game_pgn, pgn_date
 from evaluation.benchmarks.chess_ladder.schedule import PlayedGame, ScheduledGame, next_game
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.rundir import (
@@ -250,6 +250,7 @@ def write_pgn(
         forfeit_note="Forfeit: three rejected tries for one move."
         if saved["endReason"] == "forfeit"
         else None,
+        date=pgn_date(saved.get("startedAt")),
     )
     path = root.joinpath("pgn", *(safe_name(p) for p in key[:-1]), f"{safe_name(key[-1])}.pgn")
     inside_root(root, path)

@@ -25,6 +25,7 @@ still replay under their own rule.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -375,9 +376,11 @@ def play_ladder_game(
     seed: str,
 ) -> dict[str, Any]:
     """Play one game, recording it at `log_path` (which must not exist yet). Returns the result
-    line's fields plus per-call `latencyMs`, tokens and cost. `GameAbortedError` when the rung
-    or the judge fails (the log then ends with an `aborted` result line)."""
+    line's fields plus per-call `latencyMs`, tokens and cost, and `startedAt` (UTC, ISO 8601: the
+    PGN's `Date`; a wall-clock time, so it goes to results, never to the log). `GameAbortedError`
+    when the rung or the judge fails (the log then ends with an `aborted` result line)."""
     calls: list[dict[str, Any]] = []
+    started = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
     def count(call: Call, judged: Judged, event: dict[str, Any]) -> None:
         usage = call.telemetry or {}
@@ -425,4 +428,4 @@ def play_ladder_game(
             log.result({**ended, "decisions": len(calls)})
             raise GameAbortedError(reason, len(calls)) from None
     result = {k: v for k, v in played.result.items() if k != "type"}
-    return {**result, "calls": calls}
+    return {**result, "calls": calls, "startedAt": started}

@@ -1,9 +1,13 @@
 """A PGN per game, with the grades as comments (evaluation, judgement, the engine's best move)
-and the adjudication flagged in the headers."""
+and the adjudication flagged in the headers. Its `Date` is the day the game started (UTC, from
+the result's `startedAt`, a wall-clock time kept in results and never in the log); a game saved
+before results held one keeps PGN's unknown date, `????.??.??`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 import chess
 import chess.pgn
@@ -16,6 +20,31 @@ NAGS = {
     "mistake": chess.pgn.NAG_MISTAKE,
     "blunder": chess.pgn.NAG_BLUNDER,
 }
+
+
+UNKNOWN_DATE = "????.??.??"
+_DATE_TAG = re.compile(r'^\[Date "\?\?\?\?\.\?\?\.\?\?"\]$', re.MULTILINE)
+
+
+def pgn_date(started_at: object) -> str | None:
+    """The PGN `Date` ("YYYY.MM.DD", UTC) of an ISO-8601 start time; None when there is none or
+    it does not read as a time."""
+    if not isinstance(started_at, str):
+        return None
+    try:
+        when = datetime.fromisoformat(started_at.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when.strftime("%Y.%m.%d")
+
+
+def dated(pgn: str, started_at: object) -> str:
+    """`pgn` with its unknown `Date` tag set from `started_at` (unchanged without one): a PGN
+    written before its result's start time was known gets its day when the site ships it."""
+    date = pgn_date(started_at)
+    if date is None:
+        return pgn
+    return _DATE_TAG.sub(f'[Date "{date}"]', pgn, count=1)
 
 
 def _comment(grade: MoveGrade) -> str:
@@ -49,13 +78,16 @@ def game_pgn(
     event: str = "arcade-gym chess ladder",
     round_: str = "-",
     forfeit_note: str | None = None,
+    date: str | None = None,
 ) -> str:
-    """The game as PGN text; `grades` maps a ply (0-based) to its grade. A ValueError when a
+    """The game as PGN text; `grades` maps a ply (0-based) to its grade, `date` is the `Date` tag
+    ("YYYY.MM.DD", `pgn_date`; None: unknown). A ValueError when a
     move is not legal in its position (the moves are checked as every chess path checks them)."""
     chess960 = variant == "chess960"
     board = chess.Board(start_fen, chess960=chess960)
     game = chess.pgn.Game()
     game.headers["Event"] = event
+    game.headers["Date"] = date or UNKNOWN_DATE
     game.headers["Round"] = round_
     game.headers["White"] = white
     game.headers["Black"] = black

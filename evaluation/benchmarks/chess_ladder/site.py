@@ -7,8 +7,8 @@ run holds, drawn by `viewers/chess.js` with the moves in PGN notation and the ru
 (inaccuracy ?!, mistake ?, blunder ??) and each answer's time. The ratings table shows what the
 grading measured (accuracy, best-move and top-3 shares, judgements) and what graded it (the
 Stockfish version and node budget the results record). Each game's PGN (grades as
-comments) downloads from its replay page and its policy's page, and a policy's PGN texts are also
-written as one JSON file.
+comments, its `Date` the day it started) is a `.pgn` file of the site, linked from its replay page
+and its policy's page, and a policy's games are also one `.pgn` file (`pgn/<policy>.pgn`).
 Ratings come from the run's `report.json`, written when the run finished; a run cut short shows
 its games without a rating.
 """
@@ -19,11 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from arcade_gym.seeds import load_json
 from evaluation.benchmarks.chess_ladder.defaults import BENCHMARK_ID
 from evaluation.benchmarks.chess_ladder.ladder import LADDER_FILE
+from evaluation.benchmarks.chess_ladder.pgn import dated
 from evaluation.benchmarks.chess_ladder.report import grading_line
 from evaluation.core.money import usd
 from evaluation.core.rundir import safe_name
@@ -140,14 +140,15 @@ def _judgement_counts(saved: Mapping[str, Any]) -> str:
     )
 
 
-def pgn_link(slug: str, game: LadderGamePage, text: str) -> Markup:
-    """A link that downloads the game's PGN as a file (a `data:` URL: no request, works from
-    disk); "-" when the run holds no PGN for it."""
-    if game.pgn is None:
+def pgn_link(href: str | None, filename: str, text: str) -> Markup:
+    """A link to a PGN file of the site (`href` relative to the page), saved as `filename`;
+    "-" when there is none."""
+    if href is None:
         return Markup("\u2014")
-    href = "data:application/x-chess-pgn;charset=utf-8," + quote(game.pgn, safe="")
-    filename = safe_name("-".join((slug, *game.key[1:]))) + ".pgn"
-    return Markup(f'<a href="{esc(href)}" download="{esc(filename)}">{esc(text)}</a>')
+    return Markup(
+        f'<a href="{esc(href)}" type="application/x-chess-pgn" download="{esc(filename)}">'
+        f"{esc(text)}</a>"
+    )
 
 
 class _Pages:
@@ -163,6 +164,7 @@ class _Pages:
                 name = slug if slugs.count(slug) == 1 else f"{slug}-{run.path.name}"
                 self.keys[(run.path, slug)] = safe_name(name)
         self.rungs = rung_order()
+        self.pgn_files: dict[str, str] = {}
 
     def add(self) -> None:
         rated = [m for _, m, _ in self._model_rows() if m["rating"]["rating"] is not None]
@@ -332,7 +334,7 @@ class _Pages:
         page = f"{SECTION}/policies/{key}.html"
         games = [g for g in run.games if g.key[0] == spec]
         rows = []
-        pgns = {}
+        pgns: list[str] = []
         for game in games:
             _, variant, rung, name = game.key
             saved = game.saved
@@ -340,10 +342,11 @@ class _Pages:
             if game.log is not None:
                 where = "/".join(safe_name(part) for part in (variant, rung, name))
                 target = f"{SECTION}/replays/{key}/{where}.html"
-                self.replay_page(target, page, slug, game)
+                self.replay_page(target, page, slug, game, key)
                 replay = link(self.build.href(page, target), "replay")
-            if game.pgn is not None:
-                pgns["/".join(game.key[1:])] = game.pgn
+            pgn_target = self.pgn_file(key, game)
+            if pgn_target is not None:
+                pgns.append(self.pgn_files[pgn_target])
             rows.append(
                 [
                     esc(variant),
@@ -357,7 +360,7 @@ class _Pages:
                     _game_accuracy(saved),
                     _judgement_counts(saved),
                     replay,
-                    pgn_link(slug, game, "PGN"),
+                    self.pgn_anchor(page, key, game, "PGN"),
                 ]
             )
         model = next((m for m in run.models if m["model"] == slug), None)
@@ -389,10 +392,11 @@ class _Pages:
                 Markup("<h2>W/D/L by rung</h2>"),
                 self._record_table([(None, model["record"])]),
             ]
-        if pgns:
-            pgn_file = f"{SECTION}/pgn/{key}.json"
-            self.build.json(pgn_file, {"policy": slug, "games": pgns})
-            facts.append(("PGN", link(self.build.href(page, pgn_file), f"{key}.json")))
+        if pgns:  # every game in one PGN file, a blank line between games
+            all_games = self.build.text(f"{SECTION}/pgn/{key}.pgn", "\n".join(pgns))
+            facts.append(
+                ("PGN", pgn_link(self.build.href(page, all_games), f"{key}.pgn", f"{key}.pgn"))
+            )
         html = [
             definition_list(facts),
             *html,
@@ -418,7 +422,28 @@ class _Pages:
         ]
         self.build.page(page, f"Chess ladder: {slug}", join(html, "\n"), section=SECTION)
 
-    def replay_page(self, target: str, page: str, slug: str, game: LadderGamePage) -> None:
+    def pgn_file(self, key: str, game: LadderGamePage) -> str | None:
+        """The game's PGN as a `.pgn` file of the site (its unknown `Date` set from the result's
+        `startedAt` when the result has one); None when the run holds no PGN for it."""
+        if game.pgn is None:
+            return None
+        where = "/".join(safe_name(part) for part in game.key[1:])
+        target = f"{SECTION}/pgn/{key}/{where}.pgn"
+        if target not in self.pgn_files:
+            text = dated(game.pgn, game.saved.get("startedAt"))
+            self.build.text(target, text)
+            self.pgn_files[target] = text
+        return target
+
+    def pgn_anchor(self, page: str, key: str, game: LadderGamePage, text: str) -> Markup:
+        """A link from `page` to the game's `.pgn` file (made on first use), or "-"."""
+        target = self.pgn_file(key, game)
+        href = None if target is None else self.build.href(page, target)
+        return pgn_link(href, safe_name("-".join((key, *game.key[1:]))) + ".pgn", text)
+
+    def replay_page(
+        self, target: str, page: str, slug: str, game: LadderGamePage, key: str
+    ) -> None:
         _, variant, rung, name = game.key
         saved = game.saved
         intro = [
@@ -431,9 +456,8 @@ class _Pages:
             )
         ]
         if game.pgn is not None:
-            intro.append(
-                Markup(f"<p>{pgn_link(slug, game, 'Download the PGN')} (grades as comments).</p>")
-            )
+            download = self.pgn_anchor(target, key, game, "Download the PGN")
+            intro.append(Markup(f"<p>{download} (grades as comments).</p>"))
         grades = {
             "grades": saved.get("grades", []),
             "answerMs": [call.get("latencyMs") for call in saved.get("calls", [])],

@@ -34,6 +34,7 @@ def ladder(out: Path, executor: Executor) -> Any:
 
 def without_latency(path: Path) -> dict[str, Any]:
     data = json.loads(path.read_text())
+    data.pop("startedAt", None)  # wall clock too: when the game started (the PGN's Date)
     for call in data.get("calls", []):
         call.pop("latencyMs", None)
     return data
