@@ -185,8 +185,8 @@ class SiteBuild:
         return path
 
     def text(self, path: str, content: str) -> str:
-        """Add a plain-text file for download in a format of its own (`TEXT_SUFFIXES`: a chess
-        game's `.pgn`), written as UTF-8 as given. Returns the path."""
+        """Add a plain-text file for download in a format of its own (`TEXT_SUFFIXES`: a game
+        record's `.pgn`), written as UTF-8 as given. Returns the path."""
         path = site_path(path)
         suffix = PurePosixPath(path).suffix
         if suffix not in TEXT_SUFFIXES:
