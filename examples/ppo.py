@@ -21,8 +21,8 @@ plays through the policy grammar as `--policy ppo:PATH` without this script.
 Progress lines give steps/s end to end, then split into env, inference and learning (each phase's
 steps per second of its own time); `--log` writes one CSV row per iteration (also TensorBoard
 scalars with `--tensorboard DIR`, when it is installed). Budgets: `--minutes`, `--timesteps`.
-torch runs on `--threads` threads (default: one per core), whose waits sleep rather than spin
-(`OMP_WAIT_POLICY=PASSIVE`, unless set), so a busy machine slows them down without stalling them.
+torch runs on `--threads` threads (default: one per core) that spin only briefly while they wait
+(`GOMP_SPINCOUNT=2000`, unless set), so a busy machine slows them down without stalling them.
 """
 
 from __future__ import annotations
@@ -38,9 +38,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-# torch's worker threads sleep while they wait instead of spinning: on a busy machine a spinning
-# thread steals the core its partner needs (about 10x slower at a load of 5 on 2 cores).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# torch's worker threads spin only briefly before they sleep: a long spin steals the core its
+# partner needs on a busy machine (10x slower at a load of 5 on 2 cores), none at all costs a
+# third on a quiet one (measured: docs/rl.md).
+os.environ.setdefault("GOMP_SPINCOUNT", "2000")
 
 import gymnasium as gym
 import numpy as np
@@ -121,7 +122,7 @@ class Trainer:
         self.net, self.arch = network_for(preset, self.venv)
         self.iterations = 0
         if self.snapshot is not None:
-            self.snapshot.update(frozen_player(self.net))
+            self.snapshot.update(frozen_player(self.net, preset.snapshot_epsilon))
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=preset.lr, eps=1e-5)
         self.rewards = Rewards(preset, preset.num_envs)
         obs, infos = self.venv.reset(seed=seed)
@@ -224,7 +225,7 @@ class Trainer:
         net.observe(obs)  # after the update: the stats stay fixed within an iteration
         self.iterations += 1
         if self.snapshot is not None and self.iterations % p.snapshot_every == 0:
-            self.snapshot.update(frozen_player(net))  # the opponent catches up
+            self.snapshot.update(frozen_player(net, p.snapshot_epsilon))  # it catches up
         self.clock.learning += time.perf_counter() - tick
         return stats
 
@@ -347,9 +348,9 @@ class Trainer:
         )
 
 
-def frozen_player(net: ActorCritic) -> Any:
+def frozen_player(net: ActorCritic, epsilon: float = 0.0) -> Any:
     """A frozen copy of `net` as a batched self-play opponent `(obs, mask) -> actions`, sampling
-    its moves (a varied opponent) from its masked policy."""
+    its moves from its masked policy, a uniform legal move with probability `epsilon`."""
     frozen = copy.deepcopy(net).eval()
 
     def play(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -358,7 +359,11 @@ def frozen_player(net: ActorCritic) -> Any:
             x = x.reshape(len(x), -1).float()
         with torch.no_grad():
             logits, _ = frozen(x)
-        actions, _ = sample(masked_logits(logits, torch.as_tensor(np.asarray(mask) > 0)))
+        legal = torch.as_tensor(np.asarray(mask) > 0)
+        if epsilon:
+            uniform = torch.rand(len(logits)) < epsilon
+            logits = torch.where(uniform[:, None], torch.zeros_like(logits), logits)
+        actions, _ = sample(masked_logits(logits, legal))
         return actions.numpy()
 
     return play

@@ -51,10 +51,16 @@ class Preset:
     """Reward of a game lost by topping out (the Tetris shapings)."""
     potential: float = 0.0
     """Weight of the potential-based shaping over the stack (`stack_potential`, Tetris)."""
+    fill: float = 0.0
+    """`stack_potential`'s weight of nearly full rows."""
+    line_scale: float = 1.0
+    """Divisor of the env's score reward (TetrisPrimitive-v3's classic points)."""
     selfplay: dict[str, float] | None = None
     """Self-play (tic-tac-toe): the opponent pool, built-in names and `snapshot` (a frozen copy
     of the learner, refreshed every `snapshot_every` iterations) with their weights."""
     snapshot_every: int = 10
+    snapshot_epsilon: float = 0.0
+    """Share of the snapshot's moves played at random (it meets the learner in more positions)."""
     sb3: str = "PPO"
     """What `--compare-sb3` trains: SB3's PPO, or sb3-contrib's MaskablePPO for a game whose
     masked actions are refused (plain PPO would play them)."""
@@ -86,8 +92,9 @@ PRESETS: dict[str, Preset] = {
         top_out=-5.0,
         potential=1.0,
     ),
-    # Classic score / 40 (a single at level 0 = 1), plus potential-based shaping over the stack's
-    # holes, bumpiness and height, so placing a piece well pays before any line is cleared.
+    # Classic score / 4 (a single at level 0 = 10), plus potential-based shaping over the stack's
+    # holes, bumpiness and height and how full its rows are, so placing a piece well (towards a
+    # full row, with no hole) pays before any line is cleared.
     "tetris-primitive": Preset(
         "arcade_gym/TetrisPrimitive-v3",
         {"scoring": "classic", "difficulty": "easy"},
@@ -99,6 +106,8 @@ PRESETS: dict[str, Preset] = {
         metric="lines",
         top_out=-1.0,
         potential=1.0,
+        fill=2.0,
+        line_scale=4.0,
     ),
     # Win +1, mine -1, every safe reveal +0.1; a short horizon: each move is mostly about itself.
     "minesweeper": Preset(
@@ -122,15 +131,18 @@ PRESETS: dict[str, Preset] = {
         metric="win",
         sb3="MaskablePPO",
     ),
-    # Self-play: mostly against the learner's own frozen copy, some random and greedy games so
-    # that mistakes get punished; sides alternate game by game.
+    # Self-play: mostly against the learner's own frozen copy (which plays a random move one time
+    # in ten, so the learner meets every line), some random, greedy and tactician games so that
+    # mistakes get punished; sides alternate game by game.
     "tictactoe-selfplay": Preset(
         "arcade_gym/TicTacToe-v0",
         {"size": 3},
         {"kind": "mlp", "hidden": [128, 128], "norm": False},
         num_steps=16,
+        ent_coef=0.02,
         metric="win",
-        selfplay={"snapshot": 0.7, "random": 0.15, "greedy": 0.15},
+        selfplay={"snapshot": 0.6, "random": 0.1, "greedy": 0.1, "tactician": 0.2},
+        snapshot_epsilon=0.1,
         sb3="MaskablePPO",
     ),
     # +1 per right digit, -1 per wrong one (the env's reward); generated grids of every tier.
@@ -189,14 +201,16 @@ PRIMITIVE_BOARD = 200
 """TetrisPrimitive-v3's flat observation starts with the (20, 10) board (its Dict's first key)."""
 
 
-def stack_potential(board: np.ndarray) -> np.ndarray:
+def stack_potential(board: np.ndarray, fill: float = 0.0) -> np.ndarray:
     """Minus a weighted count of holes, bumpiness and height of the settled stack (cells == 1;
-    2 is the falling piece) of (N, 20, 10) boards."""
+    2 is the falling piece) of (N, 20, 10) boards, plus `fill` times the sum over rows of
+    (filled share)^2: a cell added to a nearly full row is worth more than one on an empty row."""
     stack = board == 1
     holes = (np.maximum.accumulate(stack, axis=1) & ~stack).sum((1, 2))
     heights = np.where(stack.any(1), 20 - stack.argmax(1), 0)
     bumpiness = np.abs(np.diff(heights, axis=1)).sum(1)
-    return -(0.5 * holes + 0.1 * bumpiness + 0.1 * heights.max(1)).astype(np.float32)
+    rows = (stack.mean(2) ** 2).sum(1)
+    return (fill * rows - 0.5 * holes - 0.1 * bumpiness - 0.1 * heights.max(1)).astype(np.float32)
 
 
 class Rewards:
@@ -232,7 +246,7 @@ class Rewards:
             self.lines = np.where(done, 0, infos["lines"])
         elif kind == "tetris-primitive":
             board = np.asarray(obs)[:, :PRIMITIVE_BOARD].reshape(-1, 20, 10)
-            r = r / 40.0 + self._shaping(board, done) + self.preset.top_out * lost
+            r = r / self.preset.line_scale + self._shaping(board, done) + self.preset.top_out * lost
         elif kind == "minesweeper":
             won = term & (infos["score"] >= self.safe)
             r = np.where(term, np.where(won, 1.0, -1.0), 0.1).astype(np.float32)
@@ -243,7 +257,7 @@ class Rewards:
         board is empty). The ended game's last board counts, so topping out pays no bonus."""
         if not self.preset.potential:
             return np.zeros(len(board), np.float32)
-        potential = stack_potential(board)
+        potential = stack_potential(board, self.preset.fill)
         shaping = self.preset.gamma * potential - self.potential
         self.potential = np.where(done, 0.0, potential).astype(np.float32)
         return (self.preset.potential * shaping).astype(np.float32)
