@@ -491,6 +491,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--envs", type=int, help="games stepped together (default: the preset's)")
     add("--steps", type=int, help="steps of every game an iteration (default: the preset's)")
     add("--lr", type=float, help="learning rate (default: the preset's; annealed to 5%%)")
+    add("--ent-coef", type=float, help="entropy bonus (default: the preset's)")
     add("--size", type=int, choices=(3, 5, 10), help="tic-tac-toe board (default 3)")
     add(
         "--threads",
@@ -521,6 +522,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     torch.set_num_threads(threads)
     preset = PRESETS[args.preset]
     changes: dict[str, Any] = {"num_envs": args.envs, "num_steps": args.steps, "lr": args.lr}
+    changes["ent_coef"] = args.ent_coef
     if args.size:
         changes["env_kwargs"] = {**preset.env_kwargs, "size": args.size}
     preset = replace(preset, **{k: v for k, v in changes.items() if v})

@@ -131,18 +131,18 @@ PRESETS: dict[str, Preset] = {
         metric="win",
         sb3="MaskablePPO",
     ),
-    # Self-play: mostly against the learner's own frozen copy (which plays a random move one time
-    # in ten, so the learner meets every line), some random, greedy and tactician games so that
-    # mistakes get punished; sides alternate game by game.
+    # Self-play: half the games against the learner's own frozen copy (which plays a random move
+    # one time in five), a third against a tactician with a random first move (so a strong player
+    # punishes mistakes after every opening), some random and greedy games; sides alternate.
     "tictactoe-selfplay": Preset(
         "arcade_gym/TicTacToe-v0",
         {"size": 3},
         {"kind": "mlp", "hidden": [128, 128], "norm": False},
         num_steps=16,
-        ent_coef=0.02,
+        ent_coef=0.05,
         metric="win",
-        selfplay={"snapshot": 0.6, "random": 0.1, "greedy": 0.1, "tactician": 0.2},
-        snapshot_epsilon=0.1,
+        selfplay={"snapshot": 0.5, "varied-tactician": 0.3, "random": 0.1, "greedy": 0.1},
+        snapshot_epsilon=0.2,
         sb3="MaskablePPO",
     ),
     # +1 per right digit, -1 per wrong one (the env's reward); generated grids of every tier.
@@ -158,6 +158,25 @@ PRESETS: dict[str, Preset] = {
 }
 
 
+def varied_tactician(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A batched self-play opponent: a random first move, then the tactician's rules (win,
+    block, fork, block forks, position; `arcade_gym/tictactoe/sparring.py`). Its varied openings
+    make the learner meet a strong player after every opening, which it would not meet against
+    the plain tactician (always the same first move) or its own copy (rarely another)."""
+    from arcade_gym.tictactoe.sparring import tactician_move
+
+    own, other = obs[..., 0].astype(np.int8), obs[..., 1].astype(np.int8)
+    moves = np.zeros(len(obs), np.int64)
+    for i in range(len(obs)):  # the tactician's rules are Python, as the built-in's are
+        legal = np.flatnonzero(mask[i])
+        if not own[i].any():
+            moves[i] = legal[np.random.randint(len(legal))]
+            continue
+        side = 1 if own[i].sum() == other[i].sum() else 2  # X moves when the counts are equal
+        moves[i] = tactician_move(own[i] * side + other[i] * (3 - side), side, 0)
+    return moves
+
+
 def make_env(
     preset: Preset, num_envs: int, snapshot: Any = None, opponent: str | None = None
 ) -> Any:
@@ -167,7 +186,8 @@ def make_env(
     if preset.selfplay is not None:
         from arcade_gym.selfplay import TicTacToeSelfPlayVectorEnv
 
-        pool = {snapshot if name == "snapshot" else name: w for name, w in preset.selfplay.items()}
+        members = {"snapshot": snapshot, "varied-tactician": varied_tactician}
+        pool = {members.get(name, name): w for name, w in preset.selfplay.items()}
         return TicTacToeSelfPlayVectorEnv(
             num_envs,
             size=preset.env_kwargs.get("size", 3),
