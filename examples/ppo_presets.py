@@ -139,7 +139,7 @@ PRESETS: dict[str, Preset] = {
         {"size": 3},
         {"kind": "mlp", "hidden": [128, 128], "norm": False},
         num_steps=16,
-        ent_coef=0.05,
+        ent_coef=0.08,
         metric="win",
         selfplay={"snapshot": 0.5, "varied-tactician": 0.3, "random": 0.1, "greedy": 0.1},
         snapshot_epsilon=0.2,
