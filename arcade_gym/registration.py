@@ -42,6 +42,21 @@ VECTOR_ENVS: dict[str, str] = vector_entry_points()
 """The built-in games' env ids -> native vector entry points, as registered at import."""
 
 
+def first_use_targets(game: str | None = None) -> list[str]:
+    """What a user first meets of `game` (every game when None), as `arcade_gym/core/coldstart.py`
+    runs it: each env (`env:ID`), each native vector env (`vector:ID`), the PettingZoo env
+    (`aec:NAME`); the order is every game's envs, then vector envs, then PettingZoo envs."""
+    entries = [(g, e) for g, e in env_entries() if game in (None, g.name)]
+    targets = [f"env:{NAMESPACE}/{entry.id}" for _, entry in entries]
+    targets += [
+        f"vector:{NAMESPACE}/{entry.id}" for _, entry in entries if entry.vector_entry_point
+    ]
+    targets += [
+        f"aec:{g.aec.name}" for g in descriptors() if g.aec is not None and game in (None, g.name)
+    ]
+    return targets
+
+
 def register_envs() -> None:
     """Register every game's env ids that Gymnasium does not know yet, and its warmup."""
     for _, entry in env_entries():

@@ -27,7 +27,9 @@ class GamePolicies:
     `builtins`: name -> factory (`NAME` and `NAME:ARG` in the grammar). `prompt`: the LLM lane's
     prompt factory, `module:function`, called with `prompt_game` (default `game`). `sb3`: the
     SB3 adapter, `module:attribute` (`policies/sb3/adapter.py`). `engines`: engine prefix ->
-    factory for the engines that speak this game's text contract.
+    factory for the engines that speak this game's text contract. `warmup`: `module:function`
+    compiling the numba kernels the built-ins run (what `python -m policies.build_cache` calls),
+    None when they run none.
     """
 
     game: str
@@ -36,6 +38,7 @@ class GamePolicies:
     prompt_game: str | None = None
     sb3: str | None = None
     engines: Mapping[str, EngineFactory] = field(default_factory=dict)
+    warmup: str | None = None
 
 
 class UnknownGameError(ValueError):

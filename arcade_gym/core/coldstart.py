@@ -188,14 +188,26 @@ PHASES: dict[str, Callable[[str], dict[str, Callable[[], Any]]]] = {
 """Target kind -> the make, reset and step of its first use."""
 
 
-def first_use(target: str, recorder: CompileRecorder) -> dict[str, Any]:
-    """One target's phases (wall and CPU seconds each) and the kernels each compiled."""
+def target_phases(target: str) -> dict[str, Callable[[], Any]]:
+    """The make, reset and step of `target` (`KIND:NAME`), to be run in that order."""
     kind, _, name = target.partition(":")
     if kind not in PHASES or not name:
         raise ValueError(f"target must read KIND:NAME with KIND in {sorted(PHASES)}: {target!r}")
+    return PHASES[kind](name)
+
+
+def use(target: str) -> None:
+    """Make, reset and step `target` once, untimed: what building numba's cache runs for each
+    env (`arcade_gym/core/build_cache.py`)."""
+    for run in target_phases(target).values():
+        run()
+
+
+def first_use(target: str, recorder: CompileRecorder) -> dict[str, Any]:
+    """One target's phases (wall and CPU seconds each) and the kernels each compiled."""
     phases: dict[str, dict[str, float]] = {}
     kernels: list[dict[str, Any]] = []
-    for phase, run in PHASES[kind](name).items():
+    for phase, run in target_phases(target).items():
         w0, c0 = time.perf_counter(), time.process_time()
         run()
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _sps
-from scipy.special import expit
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -55,7 +53,9 @@ def t_interval(
     if arr.size < max(min_n, 2):
         return mean, None
     sd = float(arr.std(ddof=1))
-    q = float(_sps.t.ppf(0.5 + confidence / 2.0, arr.size - 1))
+    from scipy.stats import t as student_t  # here: importing scipy.stats takes seconds
+
+    q = float(student_t.ppf(0.5 + confidence / 2.0, arr.size - 1))
     return mean, q * sd / math.sqrt(arr.size)
 
 
@@ -195,6 +195,8 @@ def _fit_theta(
     deterministic. With no prior the all-ones direction is flat; the minimum-norm step of
     `lstsq` never moves along it.
     """
+    from scipy.special import expit  # here: an import that takes a second, for the fits only
+
     k = wins.shape[0]
     theta = np.zeros(k) if start is None else start.astype(np.float64, copy=True)
     games = wins + wins.T

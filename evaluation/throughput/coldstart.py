@@ -25,8 +25,7 @@ from typing import Any
 
 import arcade_gym
 from arcade_gym.core.coldstart import BOOTSTRAP
-from arcade_gym.games import descriptors
-from arcade_gym.registration import env_entry_points, vector_entry_points
+from arcade_gym.registration import first_use_targets
 from evaluation.core.errors import RunError
 from evaluation.throughput.report import load_average
 
@@ -39,19 +38,26 @@ TOP_KERNELS = 8
 
 def coldstart_targets() -> list[str]:
     """Every registered env as a first-use target: `env:ID`, `vector:ID`, `aec:NAME`."""
-    targets = [f"env:{env_id}" for env_id in env_entry_points()]
-    targets += [f"vector:{env_id}" for env_id in vector_entry_points()]
-    targets += [f"aec:{game.aec.name}" for game in descriptors() if game.aec is not None]
-    return targets
+    return first_use_targets()
 
 
 class ChildFailedError(Exception):
     """A first-use process failed or timed out (its last line of error output says why)."""
 
 
-def run_child(targets: Sequence[str], cache_dir: str) -> dict[str, Any]:
-    """One fresh process measuring `targets` in order on the numba cache in `cache_dir`."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+def _child_env(cache_dir: str | None) -> dict[str, str]:
+    """The environment of a child on the numba cache in `cache_dir`, or, when None, on the
+    package's own cache (`__pycache__` beside its sources: what `pip install .` builds)."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    return env
+
+
+def run_child(targets: Sequence[str], cache_dir: str | None) -> dict[str, Any]:
+    """One fresh process measuring `targets` in order on the numba cache in `cache_dir` (the
+    package's own cache when None)."""
+    env = _child_env(cache_dir)
     load = load_average()
     try:
         done = subprocess.run(
@@ -107,24 +113,29 @@ def _summary(child: dict[str, Any]) -> dict[str, Any]:
 
 
 def cold_and_warm(targets: Sequence[str]) -> dict[str, Any]:
-    """`targets` in one process on an empty cache, then in another on the cache it left; a
-    target that fails is reported with its error (the others are still measured)."""
+    """`targets` in one process on an empty cache, then in another on the cache it left, then
+    in a third on the package's own cache (`installed`: a fresh install's first use, its
+    `kernelsCompiled` 0 when the install built the cache); a failure is reported as an error."""
     with tempfile.TemporaryDirectory(prefix="arcade-coldstart-") as cache_dir:
         try:
             cold = _summary(run_child(targets, cache_dir))
             warm = _summary(run_child(targets, cache_dir))
+            installed = _summary(run_child(targets, None))
         except ChildFailedError as failed:
             return {"error": str(failed)}
-    return {"cold": cold, "warm": warm}
+    return {"cold": cold, "warm": warm, "installed": installed}
 
 
-def first_decision_s(command: Sequence[str], cache_dir: str, timeout: float) -> dict[str, Any]:
+def first_decision_s(
+    command: Sequence[str], cache_dir: str | None, timeout: float
+) -> dict[str, Any]:
     """Seconds from starting `command --output-dir DIR` until a log in DIR holds a decision
-    (a JSONL log's second line: its header is the first); the process is then stopped."""
+    (a JSONL log's second line: its header is the first); the process is then stopped. On the
+    numba cache in `cache_dir`, or the package's own when None."""
     load = load_average()
     with tempfile.TemporaryDirectory(prefix="arcade-quickstart-") as out:
         run_dir = Path(out) / "run"
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+        env = _child_env(cache_dir)
         t0 = time.perf_counter()
         process = subprocess.Popen(
             [*command, "--output-dir", str(run_dir)],
@@ -168,11 +179,13 @@ def _has_decision(run_dir: Path) -> bool:
 
 
 def quickstart(command: Sequence[str]) -> dict[str, Any]:
-    """`first_decision_s` of `command` on an empty cache, then on the cache it left."""
+    """`first_decision_s` of `command` on an empty cache, then on the cache it left, then on the
+    package's own cache (`installed`)."""
     with tempfile.TemporaryDirectory(prefix="arcade-coldstart-") as cache_dir:
         cold = first_decision_s(command, cache_dir, CHILD_TIMEOUT_S)
         warm = first_decision_s(command, cache_dir, CHILD_TIMEOUT_S)
-    return {"command": shlex.join(command), "cold": cold, "warm": warm}
+    installed = first_decision_s(command, None, CHILD_TIMEOUT_S)
+    return {"command": shlex.join(command), "cold": cold, "warm": warm, "installed": installed}
 
 
 def coldstart_report(
@@ -213,14 +226,17 @@ def coldstart_report(
     return report
 
 
-def _line(name: str, cold: dict[str, Any], warm: dict[str, Any], width: int) -> str:
+def _line(name: str, run: dict[str, Any], width: int) -> str:
+    cold, warm, installed = run["cold"], run["warm"], run["installed"]
     kernels = ", ".join(
         f"{k['kernel'].rsplit('.', 1)[-1]} {k['selfCpuSeconds']:.2f}" for k in cold["kernels"][:3]
     )
     return (
         f"  {name:<{width}} {cold['wallSeconds']:7.2f} {cold['cpuSeconds']:7.2f} "
         f"{cold['compileCpuSeconds']:7.2f} {cold['kernelsCompiled']:5d} {warm['wallSeconds']:7.2f} "
-        f"{warm['cpuSeconds']:7.2f} {cold['loadAverage'][0]:5.1f}  {kernels}"
+        f"{warm['cpuSeconds']:7.2f} {installed['wallSeconds']:7.2f} "
+        f"{installed['cpuSeconds']:7.2f} {installed['kernelsCompiled']:5d} "
+        f"{cold['loadAverage'][0]:5.1f}  {kernels}"
     )
 
 
@@ -234,19 +250,24 @@ def format_coldstart(report: dict[str, Any]) -> str:
         f"arcade-gym {report['packageVersion']} bench coldstart (python {report['python']}, "
         f"numba {report['numba']}, {report['machine']}, {report['cpuCount']} cores)",
         f"  {'first use (import+make+reset+step)':<{width}} {'cold':>7} {'cpu':>7} "
-        f"{'compile':>7} {'jits':>5} {'warm':>7} {'cpu':>7} {'load':>5}  "
-        "slowest kernels (own CPU s)",
+        f"{'compile':>7} {'jits':>5} {'warm':>7} {'cpu':>7} {'package':>7} {'cpu':>7} "
+        f"{'jits':>5} {'load':>5}  slowest kernels (own CPU s)",
     ]
     for name, run in rows.items():
         if "error" in run:
             lines.append(f"  {name:<{width}} failed: {run['error']}")
         else:
-            lines.append(_line(name, run["cold"], run["warm"], width))
+            lines.append(_line(name, run, width))
     quick = report.get("quickstart")
     if quick:
-        cold, warm = quick["cold"], quick["warm"]
+        cold, warm, installed = quick["cold"], quick["warm"], quick["installed"]
         lines.append(
             f"  {quick['command']}: first decision after {cold['firstDecisionSeconds']:.2f} s "
-            f"cold (load {cold['loadAverage'][0]:.1f}), {warm['firstDecisionSeconds']:.2f} s warm"
+            f"cold (load {cold['loadAverage'][0]:.1f}), {warm['firstDecisionSeconds']:.2f} s warm, "
+            f"{installed['firstDecisionSeconds']:.2f} s on the package's cache"
         )
+    lines.append(
+        "  cold: an empty numba cache; warm: the cache the cold run left; package: the cache "
+        "beside the installed sources, as `pip install .` builds it (policies/build_cache.py)"
+    )
     return "\n".join(lines)

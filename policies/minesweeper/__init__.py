@@ -22,6 +22,7 @@ POLICIES = (
         BUILTINS,
         prompt="policies.minesweeper.prompt:make_prompt",
         sb3="policies.minesweeper.sb3:ADAPTER",
+        warmup="policies.minesweeper.solver:warmup",
     ),
 )
 """What the policy grammar reads about Minesweeper (`policies/game_policies.py`)."""

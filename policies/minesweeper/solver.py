@@ -180,3 +180,17 @@ def choose_cell(
     crowd = np.where(tied, _unknown_neighbours(board < 0), np.iinfo(np.int64).max)
     row, col = divmod(int(np.argmin(crowd)), board.shape[1])
     return row, col, float(probs[row, col])
+
+
+def warmup() -> None:
+    """Compile the solver's kernels (`python -m policies.build_cache`): the heuristic plays two
+    easy games to their end (their guesses need the enumeration kernels, not only deduction)."""
+    from arcade_gym.minesweeper.game import MinesweeperGame
+    from arcade_gym.minesweeper.render import board_view
+
+    for seed in ("warmup-1", "warmup-2"):
+        game = MinesweeperGame(seed)
+        while not game.over:
+            question = game.question()
+            row, col, _ = choose_cell(board_view(question.board), question.mines)
+            game.reveal(row, col)

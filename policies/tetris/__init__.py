@@ -67,6 +67,7 @@ POLICIES = (
         BUILTINS,
         prompt="policies.tetris.prompt:make_prompt",
         sb3="policies.tetris.sb3:ADAPTER",
+        warmup="policies.tetris:warmup",
     ),
     GamePolicies(
         "tetris-primitive",
@@ -74,6 +75,7 @@ POLICIES = (
         prompt="policies.tetris.controls_prompt:make_prompt",
         prompt_game="tetris",
         sb3="policies.tetris.sb3:CONTROLS_ADAPTER",
+        warmup="policies.tetris.controls:warmup",
     ),
 )
 """Tetris Bench placements and NARCADE's primitive controls (`policies/game_policies.py`)."""

@@ -222,3 +222,11 @@ BUILTINS: dict[str, type[RandomTetrisControls] | type[HeuristicTetrisControls]] 
     "heuristic": HeuristicTetrisControls,
 }
 """Policy slug -> class, for Tetris with primitive controls (NARCADE)."""
+
+
+def warmup() -> None:
+    """Compile the planner's kernels (`python -m policies.build_cache`): the heuristic presser
+    answers one question."""
+    from arcade_gym.tetris.primitive_game import TetrisControlGame
+
+    HeuristicTetrisControls().act(TetrisControlGame("warmup").question(), None)

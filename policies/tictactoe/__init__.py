@@ -45,6 +45,7 @@ POLICIES = (
             "bf": lambda body, options: make_text_engine_policy("bf", body, options),
             "cmd": lambda body, options: make_text_engine_policy("cmd", body, options),
         },
+        warmup="policies.engines.brainfuck.interpreter:warmup",  # the arena's `bf:` entries
     ),
 )
 """What the policy grammar reads about tic-tac-toe (`policies/game_policies.py`)."""

@@ -92,11 +92,14 @@ def test_the_report_sums_a_kernel_over_its_signatures_and_prints_one_row_a_targe
         "numba": "0.6",
         "machine": "m",
         "cpuCount": 2,
-        "targets": {"env:X-v0": {"cold": cold, "warm": warm}, "env:Y-v0": {"error": "boom"}},
+        "targets": {
+            "env:X-v0": {"cold": cold, "warm": warm, "installed": warm},
+            "env:Y-v0": {"error": "boom"},
+        },
     }
     table = format_coldstart(report)
     assert "env:X-v0" in table and "step 0.80" in table and "env:Y-v0" in table
-    assert "failed: boom" in table
+    assert "failed: boom" in table and "package" in table
 
 
 def test_a_command_is_timed_until_its_run_directory_holds_a_decision(tmp_path: Path) -> None:
@@ -141,3 +144,13 @@ def test_a_fresh_process_compiles_cold_nothing_at_import_and_loads_warm(tmp_path
     assert cold["import"]["kernels"] == []  # importing arcade_gym compiles no kernel
     assert cold["targets"][0]["kernels"] and cold["targets"][0]["compileSeconds"] > 0
     assert warm["targets"][0]["kernels"] == [] and warm["cacheLoads"] > 0
+
+
+def test_the_package_cache_run_ignores_a_numba_cache_dir_of_the_caller(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from evaluation.throughput.coldstart import _child_env
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
+    assert "NUMBA_CACHE_DIR" not in _child_env(None)
+    assert _child_env("/tmp/empty")["NUMBA_CACHE_DIR"] == "/tmp/empty"
