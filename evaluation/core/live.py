@@ -35,8 +35,9 @@ class LiveError(RunError):
 
 @dataclass(frozen=True)
 class LiveField:
-    """One input of a live run's form. `choice` takes one of `choices`; `int` an integer from
-    `minimum` to `maximum`; `bool` true or false. `default` is used when a page leaves it out."""
+    """One input of a live run's form. `choice` takes one of `choices`; `int` an integer (or its
+    decimal text) from `minimum` to `maximum`; `bool` true or false. `default` is used when a
+    page leaves it out."""
 
     name: str
     label: str
@@ -94,7 +95,7 @@ class LiveField:
 class LiveRun:
     """A run a page may start. `argv(values)` gets every field's checked value and returns the
     `arcade-eval` arguments that do it; `steps` is how many progress lines a run prints when
-    known (the page shows a fraction), None otherwise."""
+    known (the page shows a fraction; a report may follow them), None otherwise."""
 
     key: str
     title: str

@@ -170,15 +170,14 @@ class Runner:
         self, job: Job, after: int, timeout: float
     ) -> tuple[list[Event], int | None, bool]:
         """Events of `job` with an id above `after` (waiting up to `timeout` for one), the number
-        of events dropped in between (None: none), and whether no more will come."""
+        of events dropped in between (None: none), and whether no more will come (the job ended,
+        or the server stopped and its worker is gone)."""
         with self._lock:
-            self._lock.wait_for(
-                lambda: self._stopping or job.next_id - 1 > after or job.finished, timeout
-            )
+            self._lock.wait_for(lambda: job.next_id - 1 > after or job.finished, timeout)
             events = [e for e in job.events if e.id > after]
             first = job.events[0].id if job.events else job.next_id
             dropped = first - after - 1 if first > after + 1 else None
-            done = job.finished or self._stopping
+            done = job.finished or (self._stopping and not self._worker.is_alive())
             return events, dropped, done
 
     def stop(self) -> None:
