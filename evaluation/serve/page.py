@@ -78,7 +78,7 @@ def live_page(runs: Sequence[LiveRun], token: str, version: str) -> bytes:
         '<p class="lead">Start a benchmark run on this machine and watch it as it plays. A run '
         "is the <code>arcade-eval</code> command shown beside it, and saves what that command "
         "saves. One run at a time; a few more may wait.</p>\n"
-        f'<div class="cards">{forms}</div>\n'
+        f'<div class="cards live-forms">{forms}</div>\n'
         '<section class="live-progress" aria-label="progress">'
         '<h2 id="progress-title">No run watched</h2>'
         '<p><code id="progress-command"></code></p>'
