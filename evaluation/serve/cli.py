@@ -128,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
             raise RunError("--max-waiting must be from 0 to 100")
         runs = live_runs(options)
         with prepared_site(args) as root:
-            runner = Runner(max_waiting=args.max_waiting)
+            runner = Runner(max_waiting=args.max_waiting, say=lambda line: print(line, flush=True))
             try:
                 server = LiveServer(
                     root,

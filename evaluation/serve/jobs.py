@@ -21,7 +21,7 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,7 +93,8 @@ class Job:
 
 class Runner:
     """Runs jobs one at a time in a worker thread; at most `max_waiting` wait behind it.
-    `command` is the argv prefix of the command (default: this Python running `arcade-eval`)."""
+    `command` is the argv prefix of the command (default: this Python running `arcade-eval`);
+    `say` gets a line when a run starts and when it ends (the server's own log)."""
 
     def __init__(
         self,
@@ -103,6 +104,7 @@ class Runner:
         grace_s: float = 5.0,
         cwd: str | Path | None = None,
         env: Mapping[str, str] | None = None,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         import sys
 
@@ -111,6 +113,7 @@ class Runner:
         self.grace_s = grace_s
         self.cwd = cwd
         self.env = dict(os.environ if env is None else env)
+        self.say = say or (lambda line: None)
         self._jobs: dict[str, Job] = {}
         self._queue: list[Job] = []
         self._lock = threading.Condition()
@@ -232,6 +235,7 @@ class Runner:
                 self._emit(job, "line", {"text": f"cannot start the run: {error}"})
                 self._finish(job, "failed", None)
             return
+        self.say(f"run {job.id} started: arcade-eval {' '.join(job.argv)}")
         with self._lock:
             job.pid = proc.pid
             if job.cancel_at is not None or self._stopping:
@@ -249,6 +253,7 @@ class Runner:
                 cancelled = job.cancel_at is not None
                 state = "cancelled" if cancelled else ("done" if code == 0 else "failed")
                 self._finish(job, state, code)
+            self.say(f"run {job.id} {state} (exit {code})")
 
     def _read(self, job: Job, proc: subprocess.Popen[bytes]) -> None:
         """Turn the run's output into line events until it ends (or the grace after a cancel

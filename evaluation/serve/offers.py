@@ -43,8 +43,9 @@ def suite_run() -> LiveRun | None:
         key="suite",
         title="Suite: a built-in policy through the benchmarks",
         description="Every benchmark (or one) under its own protocol, into runs/suite-<UTC "
-        "time> with a scorecard: the command `arcade-eval suite`. The quick budget is a small "
-        "labelled sample (minutes); official is each benchmark's full protocol (hours).",
+        "time> with a scorecard, as the command arcade-eval suite runs it. The quick budget "
+        "is a small labelled sample (minutes); official is each benchmark's full protocol "
+        "(hours).",
         fields=(
             LiveField("policy", "Policy", "choice", SUITE_POLICIES[0], choices=SUITE_POLICIES),
             LiveField("budget", "Budget", "choice", "quick", choices=("quick", "official")),

@@ -41,6 +41,8 @@ DRAIN_LIMIT = 1_048_576
 """The largest refused body read (and dropped) before answering; a larger one is not read."""
 KEEP_ALIVE_S = 15.0
 """How often an idle event stream sends a comment (a closed page is noticed then)."""
+MAX_STREAMS = 32
+"""Event streams open at once (each holds a thread); one more is refused (503)."""
 HOST = "127.0.0.1"
 RUN_PATH = re.compile(r"/api/runs/([0-9a-f]{12})/(events|cancel)")
 LIVE_ASSETS = {"/live/live.js": "live.js", "/live/live.css": "live.css"}
@@ -81,6 +83,7 @@ class LiveServer(ThreadingHTTPServer):
         self.guard = Guard(self.port)
         self.version = version
         self.log_requests = log_requests
+        self.streams = threading.BoundedSemaphore(MAX_STREAMS)
         self._stopped = threading.Event()
 
     @property
@@ -212,6 +215,18 @@ class Handler(BaseHTTPRequestHandler):
         if job is None:
             self._error(HTTPStatus.NOT_FOUND, f"no run {job_id}")
             return
+        if not self.server.streams.acquire(blocking=False):
+            self._error(
+                HTTPStatus.SERVICE_UNAVAILABLE,
+                f"{MAX_STREAMS} event streams are open already; close a page watching a run",
+            )
+            return
+        try:
+            self._stream(job)
+        finally:
+            self.server.streams.release()
+
+    def _stream(self, job: Job) -> None:
         try:
             after = int(self.headers.get("Last-Event-ID", "-1"))
         except ValueError:

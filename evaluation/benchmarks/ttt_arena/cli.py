@@ -164,7 +164,7 @@ def _entries_dir(args: argparse.Namespace) -> Path:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Bench the entries (or one, or a loose file). Exit 0 when every engine was graded (whatever
-    its grade), 2 for a user error (a bad entry, a missing file)."""
+    its grade), 2 for a user error (a bad entry, a missing file), 130 when interrupted."""
     from evaluation.benchmarks.ttt_arena.entries import EntryError, find_entry, load_entries
     from evaluation.benchmarks.ttt_arena.entry_bench import bench_engine
 
@@ -200,6 +200,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except EntryError as error:
         print(f"arcade-eval {BENCHMARK_ID} bench: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(
+            f"arcade-eval {BENCHMARK_ID} bench: interrupted; the engine being benched has no "
+            "result saved (rerun the same command)",
+            file=sys.stderr,
+        )
+        return 130
     return 0
 
 

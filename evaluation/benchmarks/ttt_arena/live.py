@@ -68,7 +68,7 @@ def runs(options: Mapping[str, str | None]) -> list[LiveRun]:
             title="Tic-tac-toe arena: bench an entry",
             description=(
                 f"The official arena run ({TOTAL_POSITIONS} positions, {TOTAL_MATCHES} matches) "
-                f"of one entry: the command `arcade-eval {BENCHMARK_ID} bench --entry ID`."
+                f"of one entry, as the command arcade-eval {BENCHMARK_ID} bench --entry ID runs it."
             ),
             fields=fields,
             argv=argv,

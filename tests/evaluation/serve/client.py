@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,10 +82,16 @@ class Stream:
 
 
 def read_events(
-    port: int, path: str, *, last_id: int | None = None, timeout: float = 300.0, until: int = 0
+    port: int,
+    path: str,
+    *,
+    last_id: int | None = None,
+    timeout: float = 300.0,
+    until: int = 0,
+    started: threading.Event | None = None,
 ) -> Stream:
     """Read a run's event stream to its `end` event (or, with `until`, to that many line
-    events), as EventSource would."""
+    events), as EventSource would; `started` is set once the first event has arrived."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         headers = {"Accept": "text/event-stream"}
@@ -104,6 +111,8 @@ def read_events(
             if line == "":
                 if data:
                     stream.events.append(Event(name, json.loads("\n".join(data)), ident))
+                    if started is not None:
+                        started.set()
                     lines += name == "line"
                     if name == "end" or (until and lines >= until):
                         return stream

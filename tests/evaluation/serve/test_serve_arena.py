@@ -13,10 +13,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -141,8 +143,21 @@ def test_sigterm_mid_run_interrupts_the_run_and_leaves_nothing(server: Server) -
     job = start_run(port, "ttt-arena-bench", {"entry": "first-empty", "seed": 3}).json()
     read_events(port, job["events"], until=3)
     assert len(marked_processes(server.mark)) >= 2  # the server and its run
+    watched: list[Any] = []
+    attached = threading.Event()
+    watcher = threading.Thread(
+        target=lambda: watched.append(read_events(port, job["events"], started=attached))
+    )
+    watcher.start()
+    assert attached.wait(60)
     out = server.stop(signal.SIGTERM)
+    watcher.join(60)
     assert server.proc.returncode == 0 and "stopped" in out, out
+    # the run stopped as Ctrl-C stops `ttt-arena bench`: exit 130, its line says nothing saved
+    assert watched[0].events[-1].data == {"state": "cancelled", "exitCode": 130}
+    texts = [e.data["text"] for e in watched[0].events if e.name == "line"]
+    assert any("interrupted; the engine being benched has no result saved" in t for t in texts)
+    assert f"run {job['id']} cancelled (exit 130)" in out
     assert marked_processes(server.mark) == []
     assert list(server.scratch.iterdir()) == []  # the run's scratch folder was removed
     assert not list((server.scratch.parent / "entries" / "first-empty").glob("results/*.json"))

@@ -350,9 +350,12 @@ def test_stopping_leaves_no_process_thread_or_socket(tmp_path: Path, mode: str) 
     child = running.server.runner.get(job["id"]).pid
     assert child is not None and alive(child) and alive(helper)
     watcher: list[Any] = []
-    reader = threading.Thread(target=lambda: watcher.append(read_events(port, job["events"])))
+    attached = threading.Event()
+    reader = threading.Thread(
+        target=lambda: watcher.append(read_events(port, job["events"], started=attached))
+    )
     reader.start()
-    time.sleep(0.3)
+    assert attached.wait(60)
     running.stop()
     reader.join(30)
     assert not reader.is_alive() and watcher[0].events[-1].data["state"] == "cancelled"
@@ -371,3 +374,21 @@ def test_the_runner_refuses_runs_once_stopping(tmp_path: Path) -> None:
     with pytest.raises(QueueFullError, match="stopping"):
         runner.submit(SCRIPT_RUN, {"mode": "lines", "count": 1, "loud": False})
     assert os.environ.get("ARCADE_SERVE_RUN") is None
+
+
+def test_event_streams_are_bounded(served: Served) -> None:
+    port = served.port
+    served.server.streams = threading.BoundedSemaphore(1)
+    job = start_run(port, "script", {"mode": "sleep", "count": 0}).json()
+    watched: list[Any] = []
+    watcher = threading.Thread(target=lambda: watched.append(read_events(port, job["events"])))
+    watcher.start()
+    assert wait_for(lambda: served.server.streams._value == 0)  # type: ignore[attr-defined]
+    refused = request(port, "GET", job["events"])
+    assert refused.status == 503 and "event streams are open" in refused.json()["error"]
+    token = token_of(port)
+    cancel = {"Content-Type": "application/json", "X-Live-Token": token}
+    request(port, "POST", f"/api/runs/{job['id']}/cancel", body=b"{}", headers=cancel)
+    watcher.join(60)
+    assert watched[0].events[-1].data["state"] == "cancelled"
+    assert request(port, "GET", job["events"]).status == 200
