@@ -97,3 +97,13 @@ def live_page(runs: Sequence[LiveRun], token: str, version: str) -> bytes:
         "</body>\n</html>\n"
     )
     return text.encode("utf-8")
+
+
+LIVE_LINK = b'<a href="/live/">Live runs</a>'
+
+
+def with_live_link(page: bytes) -> bytes:
+    """A site page as served: a "Live runs" link first in its navigation (the header every
+    `evaluation/site/build.py` page has holds one `<nav>`), so the live page is one click from
+    any page; a page without one is unchanged. The file on disk is never touched."""
+    return page.replace(b"<nav>", b"<nav>" + LIVE_LINK, 1)

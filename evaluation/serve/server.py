@@ -33,7 +33,7 @@ from evaluation.core.live import LiveError, LiveRun, check_values, find_run
 from evaluation.serve.files import BadPathError, NotFoundError, find
 from evaluation.serve.guard import TOKEN_HEADER, Guard
 from evaluation.serve.jobs import Job, QueueFullError, Runner
-from evaluation.serve.page import ASSETS, live_page
+from evaluation.serve.page import ASSETS, live_page, with_live_link
 
 MAX_BODY = 16_384
 """The largest POST body read (bytes); a larger one is refused unread (413)."""
@@ -43,6 +43,8 @@ KEEP_ALIVE_S = 15.0
 """How often an idle event stream sends a comment (a closed page is noticed then)."""
 MAX_STREAMS = 32
 """Event streams open at once (each holds a thread); one more is refused (503)."""
+MAX_LINKED_PAGE = 8_388_608
+"""Site pages up to this size get a "Live runs" link in their navigation (`with_live_link`)."""
 HOST = "127.0.0.1"
 RUN_PATH = re.compile(r"/api/runs/([0-9a-f]{12})/(events|cancel)")
 LIVE_ASSETS = {"/live/live.js": "live.js", "/live/live.css": "live.css"}
@@ -201,6 +203,9 @@ class Handler(BaseHTTPRequestHandler):
         with handle:
             size = handle.seek(0, 2)
             handle.seek(0)
+            if found.content_type.startswith("text/html") and size <= MAX_LINKED_PAGE:
+                self._send(HTTPStatus.OK, with_live_link(handle.read()), found.content_type, head)
+                return
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", found.content_type)
             self.send_header("Content-Length", str(size))

@@ -68,7 +68,9 @@ def make_site(root: Path) -> Path:
     (root / ".arcade-site").write_text("{}")
     (root / "index.html").write_text("<h1>home</h1>")
     (root / "arena").mkdir()
-    (root / "arena" / "index.html").write_text("<h1>arena</h1>")
+    (root / "arena" / "index.html").write_text(
+        '<header><nav><a href="../index.html">Home</a></nav></header><h1>arena</h1>'
+    )
     (root / "assets" / "site.css").write_text("body {}")
     (root / "assets" / "replay.js").write_text("var a = 1;")
     (root / "arena" / "result.json").write_text("{}")
@@ -147,6 +149,13 @@ def test_site_files_are_served_with_their_content_types(served: Served) -> None:
     for path, kind in kinds.items():
         reply = request(port, "GET", path)
         assert (reply.status, reply.headers["content-type"]) == (200, kind), path
+    section = request(port, "GET", "/arena/")
+    assert section.body == (
+        b'<header><nav><a href="/live/">Live runs</a><a href="../index.html">Home</a></nav>'
+        b"</header><h1>arena</h1>"
+    )
+    assert section.headers["content-length"] == str(len(section.body))
+    assert b"Live runs" not in (served.root / "arena" / "index.html").read_bytes()
     folder = request(port, "GET", "/arena")
     assert folder.status == 301 and folder.headers["location"] == "/arena/"
     head = request(port, "HEAD", "/assets/site.css")
