@@ -188,3 +188,17 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
     refused = serve("--site-dir", str(stray), "--port", "0")
     assert refused.returncode == 2 and "--site-dir:" in refused.stderr
     assert serve("--port", "70000").returncode == 2
+
+
+@pytest.mark.slow
+def test_a_suite_started_over_http_writes_its_scorecard(server: Server, tmp_path: Path) -> None:
+    """The generic offer: `arcade-eval suite` of a built-in policy, written where the command
+    writes by default (under the folder the server was started in)."""
+    values = {"policy": "random", "budget": "quick", "benchmarks": "ttt-arena"}
+    job = start_run(server.port, "suite", values).json()
+    stream = read_events(server.port, job["events"], timeout=900)
+    assert stream.events[-1].data == {"state": "done", "exitCode": 0}
+    (card,) = (tmp_path / "runs").glob("suite-*/scorecard.json")
+    assert json.loads(card.read_text())["budget"] == "quick"
+    server.stop()
+    assert marked_processes(server.mark) == []
