@@ -7,6 +7,7 @@ import contextlib
 import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,35 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """SIGTERM is Ctrl-C from the start: the site build and the server stop alike (a site built
+    into a temporary folder is removed either way)."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
+    try:
+        return _serve(args)
+    except KeyboardInterrupt:
+        print("arcade-eval serve: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _stop(server: Any) -> None:
+    """Stop the server with Ctrl-C and SIGTERM ignored meanwhile, so a second Ctrl-C cannot cut
+    the stop short and leave a run behind (it takes at most the runs' grace, seconds)."""
+    if threading.current_thread() is not threading.main_thread():
+        server.stop()
+        return
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.stop()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _serve(args: argparse.Namespace) -> int:
     import arcade_gym
     from evaluation.serve.jobs import Runner
     from evaluation.serve.offers import live_runs
@@ -144,7 +174,6 @@ def _run(args: argparse.Namespace) -> int:
                     f"cannot listen on 127.0.0.1:{args.port} ({error.strerror or error}): "
                     "choose another --port"
                 ) from None
-            previous = signal.signal(signal.SIGTERM, _interrupt)
             try:
                 print(
                     f"serving {root} at {server.url} (live runs: {server.url}live/); Ctrl-C stops",
@@ -154,8 +183,7 @@ def _run(args: argparse.Namespace) -> int:
             except KeyboardInterrupt:
                 print("stopping: interrupting runs ...", flush=True)
             finally:
-                signal.signal(signal.SIGTERM, previous)
-                server.stop()
+                _stop(server)
     except RunError as error:
         print(f"arcade-eval serve: {error}", file=sys.stderr)
         return 2
