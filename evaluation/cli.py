@@ -14,6 +14,7 @@ from evaluation.core.cli_moved import moved_note, moved_notes
 from evaluation.core.registry import add_all_parsers
 from evaluation.core.rundir import RunDirError
 from evaluation.play.command import add_parser as add_play_parser
+from evaluation.serve.cli import add_parser as add_serve_parser
 from evaluation.site.cli import add_parser as add_site_parser
 from evaluation.suite.cli import add_parser as add_suite_parser
 from evaluation.throughput.command import add_arguments as add_bench_arguments
@@ -143,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("--models-file", metavar="PATH", help="registry file (default: built-in)")
     models.set_defaults(handler=_cmd_models)
     add_site_parser(sub)
+    add_serve_parser(sub)
     add_play_parser(sub)
     parser.set_defaults(renamed_commands=command_aliases(sub))
     return parser

@@ -41,6 +41,9 @@ class Benchmark:
     (`evaluation.play.setups.PlaySetup`s, from `evaluation/benchmarks/<name>/play.py`).
     `suite(request)` plays the benchmark for `arcade-eval suite` (`evaluation.suite.part`:
     a `SuiteRequest` in, a `Part` out, from `evaluation/benchmarks/<name>/suite_run.py`).
+    `live(options)` lists the runs a page may start under `arcade-eval serve`
+    (`evaluation.core.live.LiveRun`s; `options` maps each of `live_options`, the server flags
+    they read, to its value or None).
     """
 
     name: str
@@ -55,6 +58,8 @@ class Benchmark:
     bench: Callable[[float], Any] | None = None
     play: Callable[[], Sequence[Any]] | None = None
     suite: Callable[[Any], Any] | None = None
+    live: Callable[[Mapping[str, str | None]], Sequence[Any]] | None = None
+    live_options: tuple[Any, ...] = ()
 
 
 def lazy(target: str) -> Callable[..., Any]:

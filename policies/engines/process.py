@@ -102,15 +102,16 @@ def spawn(
     return proc
 
 
-def tree_members(sid: int | None, tag: str | None) -> list[int]:
+def tree_members(sid: int | None, tag: str | None, variable: str = TREE_TAG) -> list[int]:
     """Pids of live processes in session `sid` or carrying tree tag `tag` in their environment
-    (Linux /proc; empty elsewhere). This process is never one of them."""
+    (as `variable`, by default `TREE_TAG`; Linux /proc; empty elsewhere). This process is never
+    one of them."""
     members: list[int] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
         return members
-    needle = f"{TREE_TAG}={tag}".encode() if tag else None
+    needle = f"{variable}={tag}".encode() if tag else None
     me = os.getpid()
     for entry in entries:
         if not entry.isdigit() or int(entry) == me:
@@ -139,16 +140,17 @@ def _carries(pid: str, needle: bytes) -> bool:
         return False
 
 
-def kill_process_tree(pid: int | None, tag: str | None) -> None:
+def kill_process_tree(pid: int | None, tag: str | None, variable: str = TREE_TAG) -> None:
     """SIGKILL the process group and session led by `pid` (an engine started in a session of its
-    own) and every process carrying tree tag `tag`; looks again while members fork. No reaping."""
+    own) and every process carrying tree tag `tag` (as `variable`, by default `TREE_TAG`); looks
+    again while members fork. No reaping."""
     if not POSIX:
         return
     if pid is not None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
     for _ in range(5):  # a member forking while we kill: look again
-        members = tree_members(pid, tag)
+        members = tree_members(pid, tag, variable)
         if not members:
             break
         for member in members:

@@ -16,7 +16,7 @@ from evaluation.cli import build_parser, command_aliases, main
 from evaluation.core.cli_moved import moved_note
 from evaluation.core.registry import benchmarks
 
-SUITE_TOOLS = {"bench", "verify", "models", "site", "play", "suite"}
+SUITE_TOOLS = {"bench", "verify", "models", "site", "serve", "play", "suite"}
 
 RENAMED = {
     "tetris": "tetris-bench",

@@ -11,6 +11,7 @@ from typing import Any
 
 from evaluation.benchmarks.ttt_arena.defaults import BENCHMARK_ID
 from evaluation.core.eventlog import LogContents
+from evaluation.core.live import LiveOption
 from evaluation.core.registry import Benchmark, Replay, lazy
 
 
@@ -44,4 +45,12 @@ BENCHMARK = Benchmark(
     bench=lazy("evaluation.benchmarks.ttt_arena.bench:bench_arena"),
     play=lazy("evaluation.benchmarks.ttt_arena.play:setups"),
     suite=lazy("evaluation.benchmarks.ttt_arena.suite_run:run"),
+    live=lazy("evaluation.benchmarks.ttt_arena.live:runs"),
+    live_options=(
+        LiveOption(
+            "arena-entries",
+            "the arena entries folder a page may bench (default: the shipped seeds/arena/entries)",
+            metavar="DIR",
+        ),
+    ),
 )

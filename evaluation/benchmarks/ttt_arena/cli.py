@@ -144,6 +144,7 @@ def add_entry_parsers(sub: Any) -> None:
         "--seed", type=int, default=DEFAULT_SEED, help=f"suite seed (default {DEFAULT_SEED})"
     )
     bench.add_argument("--no-save", action="store_true", help="print the results, write nothing")
+    add_quiet_option(bench, "line per game")
     bench.set_defaults(handler=cmd_bench)
     table = sub.add_parser(
         "table",
@@ -163,16 +164,17 @@ def _entries_dir(args: argparse.Namespace) -> Path:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Bench the entries (or one, or a loose file). Exit 0 when every engine was graded (whatever
-    its grade), 2 for a user error (a bad entry, a missing file)."""
+    its grade), 2 for a user error (a bad entry, a missing file), 130 when interrupted."""
     from evaluation.benchmarks.ttt_arena.entries import EntryError, find_entry, load_entries
     from evaluation.benchmarks.ttt_arena.entry_bench import bench_engine
 
+    progress = progress_printer(args)
     try:
         if args.file:
             engine = Path(args.file)
             if not engine.is_file():
                 raise EntryError(f"no Brainfuck file at {args.file!r}")
-            benched = bench_engine(engine, seed=args.seed, save=False)
+            benched = bench_engine(engine, seed=args.seed, save=False, progress=progress)
             print(benched.report.to_text())
             return 0
         directory = _entries_dir(args)
@@ -180,7 +182,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if not entries:
             raise EntryError(f"no entries in {directory}")
         for entry in entries:
-            benched = bench_engine(entry.engine, entry=entry, seed=args.seed, save=not args.no_save)
+            benched = bench_engine(
+                entry.engine,
+                entry=entry,
+                seed=args.seed,
+                save=not args.no_save,
+                progress=progress,
+            )
             print(f"== {entry.id}")
             print(benched.report.to_text())
             if benched.saved is not None:
@@ -192,6 +200,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except EntryError as error:
         print(f"arcade-eval {BENCHMARK_ID} bench: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(
+            f"arcade-eval {BENCHMARK_ID} bench: interrupted; the engine being benched has no "
+            "result saved (rerun the same command)",
+            file=sys.stderr,
+        )
+        return 130
     return 0
 
 

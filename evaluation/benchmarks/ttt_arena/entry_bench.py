@@ -120,11 +120,13 @@ def bench_engine(
     timeout_ms: float | None = DEFAULT_TIMEOUT_MS,
     now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
     say: Callable[[str], None] = print,
+    progress: Callable[[str], None] | None = None,
 ) -> Benched:
     """Run the official suite of `seed` on `engine` (an entry's, named by its id, or a loose file
     through the `bf:` grammar) and, for an entry with `save`, write its result and match logs
-    under `<entry>/results/`. Raises `EntryError` when the run cannot finish, or for an entry
-    engine that is a link out of the entries directory (never run)."""
+    under `<entry>/results/`; `progress` gets one line per game played. Raises `EntryError`
+    when the run cannot finish, or for an entry engine that is a link out of the entries
+    directory (never run)."""
     if entry is not None:
         read_engine(engine, entry.entries_root)
         entry.inside(entry.results)
@@ -140,7 +142,14 @@ def bench_engine(
         run_dir = Path(scratch) / "run"
         try:
             outcome = run_arena(
-                [spec], pool, run_dir, seed=seed, timeout_ms=timeout_ms, resume=False, say=say
+                [spec],
+                pool,
+                run_dir,
+                seed=seed,
+                timeout_ms=timeout_ms,
+                resume=False,
+                progress=progress,
+                say=say,
             )
         except RunError as error:
             raise EntryError(f"{label}: {error}") from None
