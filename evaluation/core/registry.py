@@ -41,6 +41,10 @@ class Benchmark:
     (`evaluation.play.setups.PlaySetup`s, from `evaluation/benchmarks/<name>/play.py`).
     `suite(request)` plays the benchmark for `arcade-eval suite` (`evaluation.suite.part`:
     a `SuiteRequest` in, a `Part` out, from `evaluation/benchmarks/<name>/suite_run.py`).
+    `compare(run_dir, a, b)` pairs two policies (the benchmark's own specs) of one finished run
+    of it unit by unit (`evaluation.suite.paired.Paired` per headline, A - B, with the
+    benchmark's own interval; `[]`: nothing pairs them), for the site's comparison pages; from
+    `evaluation/benchmarks/<name>/compare.py`, None when the benchmark pairs nothing.
     """
 
     name: str
@@ -55,6 +59,7 @@ class Benchmark:
     bench: Callable[[float], Any] | None = None
     play: Callable[[], Sequence[Any]] | None = None
     suite: Callable[[Any], Any] | None = None
+    compare: Callable[[Any, str, str], Sequence[Any]] | None = None
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -44,4 +44,5 @@ BENCHMARK = Benchmark(
     bench=lazy("evaluation.benchmarks.ttt_arena.bench:bench_arena"),
     play=lazy("evaluation.benchmarks.ttt_arena.play:setups"),
     suite=lazy("evaluation.benchmarks.ttt_arena.suite_run:run"),
+    compare=lazy("evaluation.benchmarks.ttt_arena.compare:compare"),
 )
