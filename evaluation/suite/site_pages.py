@@ -131,11 +131,12 @@ class SuitePages:
                 + [suite.card["label"]]
             )
         headers = ["Policy", *(self.benchmark_link(page, n) for n in names), "Budget"]
-        caption = (
-            f"Suite {suite.name} ({suite.card['label']}): headline [95% interval], normalised "
-            "score (0 = the random built-in, 100 = the strongest built-in)"
+        key = Markup(
+            '<p class="note">Each cell: the headline, its 95% interval and the normalised score '
+            "(0 = the random built-in, 100 = the strongest built-in), linking to the "
+            "benchmark's pages.</p>"
         )
-        return table(headers, rows, caption=caption, table_id=f"suite-matrix-{index}")
+        return key + table(headers, rows, table_id=f"suite-matrix-{index}")
 
     def links(self, page: str, index: int) -> Markup:
         """Links to a suite's policy pages and comparison pages."""
@@ -272,7 +273,8 @@ class SuitePages:
         return interval_plot(rows, title=f"{name}: headline", x_label="headline", width=480)
 
     def _replays(self, page: str, suite: SuiteInput, name: str, spec: str | None) -> Markup:
-        """Links to the replay pages the benchmark made from this policy's logs."""
+        """Links to the replay pages the benchmark made from this policy's logs (a run directory
+        keeps a policy's logs under `logs/<spec>/`, `evaluation/core/rundir.py`)."""
         part = suite.parts.get(name)
         if part is None or spec is None or not isinstance(self.build, IndexedBuild):
             return Markup("")

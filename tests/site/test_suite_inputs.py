@@ -103,3 +103,20 @@ def test_a_suite_without_its_scorecard_is_no_suite(tmp_path: Path) -> None:
     assert not is_suite(run)
     with pytest.raises(SiteError, match="no benchmark builds pages"):
         build_site(tmp_path / "site", [run])
+
+
+def test_several_suites_get_a_folder_each(tmp_path: Path) -> None:
+    card = _card()
+    card["rows"].append({"policy": "other", "cells": card["rows"][0]["cells"]})
+    first = _suite(tmp_path / "a" / "suite", card)
+    second = _suite(tmp_path / "b" / "suite", card)  # the same folder name: a second key
+    build_site(tmp_path / "site", [first, second])
+    site = tmp_path / "site" / "suite"
+    folders = sorted(p.name for p in site.iterdir() if p.is_dir())
+    assert len(folders) == 2 and folders[0] == "suite"
+    for folder in folders:
+        assert (site / folder / "scorecard.json").is_file()
+        assert len(list((site / folder / "policies").glob("*.html"))) == 2
+        assert len(list((site / folder / "compare").glob("*.html"))) == 1
+    home = (tmp_path / "site" / "index.html").read_text()
+    assert home.count('<table id="suite-matrix-') == 2
