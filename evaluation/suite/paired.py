@@ -1,12 +1,12 @@
 """A paired comparison of two policies on one benchmark, as a benchmark's `compare` hook gives it.
 
-Where a benchmark plays both policies on the same units (Tetris Bench seeds, Sudoku grids, arena
-positions and matches, NARCADE seeds), the difference A - B per unit removes what the units share
-(a hard seed is hard for both), and the interval comes from the benchmark's own method
-(`evaluation/core/stats.py`: the seed-block bootstrap of the Tetris Bench head-to-head, its
-stratified form for a weighted score). The hook lives in the benchmark's folder
-(`evaluation/benchmarks/<name>/compare.py`, the `compare` field of its registry record); the site
-renders what it returns (`evaluation/suite/site_pages.py`) and knows no benchmark.
+Where a benchmark plays both policies on the same units (seeds, grids, positions, matches), the
+difference A - B per unit removes what the units share (a hard seed is hard for both), and the
+interval comes from the benchmark's own method (`evaluation/core/stats.py`: the paired seed-block
+bootstrap, or its stratified form for a score that weighs groups of units). The hook lives in
+the benchmark's folder (`evaluation/benchmarks/<name>/compare.py`, the `compare` field of its
+registry record); the site renders what it returns (`evaluation/suite/site_pages.py`) and knows
+no benchmark.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from evaluation.core.stats import HeadToHead, stratified_paired_bootstrap
 
 REPLICATES = 2000
-"""Bootstrap replicates of a paired interval (the Tetris Bench head-to-head's default), seed 0."""
+"""Bootstrap replicates of a paired interval (seed 0), as the leaderboards' head-to-heads use."""
 
 
 @dataclass(frozen=True)
@@ -26,9 +26,9 @@ class Paired:
     """Policy A against policy B on one headline of one benchmark, unit by unit (A - B)."""
 
     label: str
-    """The headline compared (the scorecard's label: `IQ score`, `Snake food`, ...)."""
+    """The headline compared (the scorecard's label for it)."""
     unit: str
-    """What pairs the two: `seed`, `grid`, `position or match`."""
+    """What pairs the two (`seed`, `grid`, ...)."""
     summary: HeadToHead
     """Mean difference (on the headline's scale), its 95% interval and the per-unit wins."""
     method: str

@@ -34,7 +34,7 @@ MAX_REPLAY_LINKS = 60
 
 
 def _diff(value: float) -> str:
-    """A paired difference as the Tetris Bench head-to-head table shows it (`+1,234.5`)."""
+    """A paired difference as the leaderboards' head-to-head tables show it (`+1,234.5`)."""
     return f"{value:+,.1f}"
 
 

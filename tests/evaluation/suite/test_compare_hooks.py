@@ -51,3 +51,17 @@ def test_sudoku_pairs_grids_within_tiers(tmp_path: Path) -> None:
     flipped = paired.flipped()
     assert flipped.summary.mean_diff == -50.0 and flipped.summary.low == -paired.summary.high
     assert sudoku_compare(tmp_path, "a", "nobody") == []
+
+
+def test_the_suite_pages_name_no_benchmark_and_no_game() -> None:
+    import evaluation.benchmarks  # noqa: F401  (registers every benchmark)
+    from arcade_gym.games import descriptors
+    from evaluation.core.registry import benchmarks
+
+    names = {b.name for b in benchmarks()} | {"tetris", "sudoku", "arena", "narcade", "chess"}
+    for game in descriptors():
+        names |= {game.name, *game.games}
+    root = Path(__file__).resolve().parents[3] / "evaluation"
+    for module in ("suite/site_pages.py", "suite/site_inputs.py", "suite/paired.py"):
+        text = (root / module).read_text().lower()
+        assert not sorted(n for n in names if n.lower() in text), module
