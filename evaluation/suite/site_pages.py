@@ -62,7 +62,8 @@ class SuitePages:
                 self.policy_pages[(index, policy)] = f"{self.bases[index]}/policies/{name}.html"
             for a, b in itertools.combinations(suite.policies, 2):
                 pa, pb = (Path(self.policy_pages[(index, p)]).stem for p in (a, b))
-                self.compare_pages[(index, a, b)] = f"{self.bases[index]}/compare/{pa}--{pb}.html"
+                name = safe_name(f"{pa}--{pb}")  # long names: cut, with a hash
+                self.compare_pages[(index, a, b)] = f"{self.bases[index]}/compare/{name}.html"
 
     def _bases(self) -> list[str]:
         if len(self.suites) == 1:

@@ -120,3 +120,13 @@ def test_several_suites_get_a_folder_each(tmp_path: Path) -> None:
         assert len(list((site / folder / "compare").glob("*.html"))) == 1
     home = (tmp_path / "site" / "index.html").read_text()
     assert home.count('<table id="suite-matrix-') == 2
+
+
+def test_long_policy_names_give_safe_page_names(tmp_path: Path) -> None:
+    card = _card()
+    cells = card["rows"][0]["cells"]
+    card["rows"] = [{"policy": f"llm:{c * 200}", "cells": cells} for c in "ab"]
+    build_site(tmp_path / "site", [_suite(tmp_path / "suite", card)])
+    pages = sorted((tmp_path / "site" / "suite").rglob("*.html"))
+    assert len(pages) == 1 + 2 + 1  # the index, two policies, one comparison
+    assert all(len(p.name) <= 85 for p in pages)
