@@ -44,6 +44,10 @@ class Benchmark:
     `live(options)` lists the runs a page may start under `arcade-eval serve`
     (`evaluation.core.live.LiveRun`s; `options` maps each of `live_options`, the server flags
     they read, to its value or None).
+    `compare(run_dir, a, b)` pairs two policies (the benchmark's own specs) of one finished run
+    of it unit by unit (`evaluation.suite.paired.Paired` per headline, A - B, with the
+    benchmark's own interval; `[]`: nothing pairs them), for the site's comparison pages; from
+    `evaluation/benchmarks/<name>/compare.py`, None when the benchmark pairs nothing.
     """
 
     name: str
@@ -60,6 +64,7 @@ class Benchmark:
     suite: Callable[[Any], Any] | None = None
     live: Callable[[Mapping[str, str | None]], Sequence[Any]] | None = None
     live_options: tuple[Any, ...] = ()
+    compare: Callable[[Any, str, str], Sequence[Any]] | None = None
 
 
 def lazy(target: str) -> Callable[..., Any]:

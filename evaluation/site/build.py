@@ -132,6 +132,7 @@ class SiteBuild:
         self._json: dict[str, Any] = {}
         self._texts: dict[str, str] = {}
         self._assets: dict[str, bytes] = {}
+        self._home_blocks: list[Markup] = []
         self.check_output()
 
     @property
@@ -257,6 +258,11 @@ class SiteBuild:
         scripts = ("replay.js", "viewer-kit.js", viewer_script(viewer))
         return self.page(path, title, body, section=section, scripts=scripts, data=data)
 
+    def home(self, body_html: Markup | str) -> None:
+        """Add a block to the home page, above the section cards (the suite's policies x
+        benchmarks matrix, `evaluation/suite/site_pages.py`); `page`'s rule for bodies holds."""
+        self._home_blocks.append(esc(body_html))
+
     def href(self, from_page: str, target: str) -> str:
         """The relative URL from one site page to another site file."""
         return relative(from_page, target)
@@ -350,6 +356,7 @@ class SiteBuild:
             '<p class="lead">Results of the arcade-gym benchmarks: leaderboards, per-policy '
             "pages and replays of verified games. Every replay was re-simulated from its event "
             "log when this site was built.</p>"
+            f"{''.join(self._home_blocks)}"
             f'<div class="cards">{cards}</div>'
         )
         return _Page(SITE_NAME, body, None, (), None)

@@ -14,6 +14,7 @@ from evaluation.core.cli_options import add_quiet_option, progress_printer
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.inputs import sub_folders
+from evaluation.site.replay_index import IndexedBuild
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 RESULTS = REPOSITORY / "docs" / "results"
@@ -58,27 +59,37 @@ def build_site(
     for path in paths:
         if not path.exists():
             raise SiteError(f"input {path} does not exist")
-    site = SiteBuild(output, inputs=[_shown(p) for p in paths])
-    claimed: set[Path] = set()
+    from evaluation.suite import site_inputs, site_pages
+
+    suites, expanded = site_inputs.split_inputs(paths)
+    site = IndexedBuild(output, inputs=[_shown(p) for p in paths])
+    claimed: set[Path] = {s.path.resolve() for s in suites}
+    sections: dict[str, str] = {}
     for benchmark in benchmarks():
         if benchmark.site is None:
             continue
-        before, clock = site.page_count, time.monotonic()
+        before, clock, keys = site.page_count, time.monotonic(), set(site.sections)
         say(f"site: {benchmark.name}: looking for its inputs ...")
-        used = benchmark.site(list(paths), site) or []
+        used = benchmark.site(list(expanded), site) or []
         claimed.update(Path(p).resolve() for p in used)
+        added = [key for key in site.sections if key not in keys]
+        if added:
+            sections[benchmark.name] = f"{added[0]}/index.html"
         if used:
             say(
                 f"site: {benchmark.name}: {site.page_count - before} pages from {len(used)} "
                 f"input(s) ({time.monotonic() - clock:.1f} s)"
             )
-    unclaimed = [p for p in paths if p.resolve() not in claimed]
+    if suites:
+        site_pages.add_pages(suites, site, sections)
+        say(f"site: suite: pages for {len(suites)} suite run(s)")
+    unclaimed = [p for p in expanded if p.resolve() not in claimed]
     if unclaimed:
         raise SiteError(
             "no benchmark builds pages from "
             + ", ".join(str(p) for p in unclaimed)
-            + ": give run directories (with a manifest.json naming their benchmark), a NARCADE "
-            "publication or the arena entries folder"
+            + ": give run directories (with a manifest.json naming their benchmark), suite run "
+            "directories (arcade-eval suite), a NARCADE publication or the arena entries folder"
         )
     say(f"site: writing {site.page_count} pages to {output} ...")
     site.finish()
@@ -105,12 +116,17 @@ def add_parser(subparsers: Any) -> None:
         "site",
         help="build the static results site (leaderboards, policy pages, replays)",
         description="Build one static site (HTML, CSS, JS, JSON; opens from disk, no server) from "
-        "run directories, a NARCADE publication or the arena entries folder; with no INPUT, from "
-        "the official results shipped in docs/results/. Every replayed log is verified first.",
+        "run directories, suite run directories (`arcade-eval suite`: a policies x benchmarks "
+        "matrix on the home page, a page per policy, paired comparisons), a NARCADE publication "
+        "or the arena entries folder; with no INPUT, from the official results shipped in "
+        "docs/results/. Every replayed log is verified first.",
     )
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="where to write it")
     parser.add_argument(
-        "inputs", nargs="*", metavar="INPUT", help="run directories (default: shipped)"
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="run directories or suite run directories (default: shipped)",
     )
     add_quiet_option(parser, "progress lines (one per benchmark's pages, then the writing)")
     parser.set_defaults(handler=_run)

@@ -127,6 +127,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
     write_text_atomic(output_dir / "scorecard.md", scorecard.markdown(card))
     print(scorecard.matrix(card))
     print(f"\nsuite written to {output_dir} (verify with: arcade-eval verify {output_dir})")
+    print(f"pages: arcade-eval site --output dist {output_dir}  (matrix, policies, comparisons)")
     stopped = outcome.stopped
     if stopped is not None:
         if stopped.status == "interrupted":

@@ -102,7 +102,8 @@ def build(policies: Sequence[str], budget: str, parts: Sequence[Part]) -> dict[s
     }
 
 
-def _number(value: Any) -> str:
+def figure(value: Any) -> str:
+    """A scorecard number as every table shows it (the Markdown, the printed matrix, the site)."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         return "n/a"
     if abs(value) >= 1000:
@@ -110,20 +111,21 @@ def _number(value: Any) -> str:
     return f"{value:.3g}" if abs(value) < 10 else f"{value:.1f}"
 
 
-def _interval(h: dict[str, Any]) -> str:
+def interval_text(h: dict[str, Any]) -> str:
+    """A headline's 95% interval as `[low, high]` (n/a: none defined)."""
     if h["low95"] is None or h["high95"] is None:
         return "n/a"
-    return f"[{_number(h['low95'])}, {_number(h['high95'])}]"
+    return f"[{figure(h['low95'])}, {figure(h['high95'])}]"
 
 
-def _tokens(cell: dict[str, Any]) -> str:
+def tokens_text(cell: dict[str, Any]) -> str:
     prompt, completion = cell["promptTokens"], cell["completionTokens"]
     if prompt is None and completion is None:
         return "n/a"
     return f"{prompt or 0:,} in / {completion or 0:,} out"
 
 
-def _failures(cell: dict[str, Any]) -> str:
+def failures_text(cell: dict[str, Any]) -> str:
     f = cell["failures"] or {}
     return " / ".join(
         "n/a" if f.get(k) is None else str(f[k])
@@ -138,7 +140,7 @@ def _brief(cell: dict[str, Any]) -> str:
     for h in cell["headlines"]:
         norm = "n/a" if h["normalised"] is None else f"{h['normalised']:.0f}"
         label = f"{h['label']} " if len(cell["headlines"]) > 1 else ""
-        shown.append(f"{label}{_number(h['value'])} {_interval(h)} (norm {norm})")
+        shown.append(f"{label}{figure(h['value'])} {interval_text(h)} (norm {norm})")
     return "; ".join(shown) or "n/a"
 
 
@@ -169,14 +171,15 @@ def markdown(card: dict[str, Any]) -> str:
         for name, cell in row["cells"].items():
             heads = cell["headlines"] or [None]
             for h in heads:
-                label = cell["status"] if h is None else f"{h['label']}: {_number(h['value'])}"
+                label = cell["status"] if h is None else f"{h['label']}: {figure(h['value'])}"
                 norm = "n/a" if h is None or h["normalised"] is None else f"{h['normalised']:.1f}"
                 report = f"[report]({cell['report']})" if cell["report"] else "n/a"
                 logs = f"[logs]({cell['logs']})" if cell["logs"] else "n/a"
                 lines.append(
                     f"| {row['policy']} | {name} | {label} | "
-                    f"{'n/a' if h is None else _interval(h)} | {norm} | {usd(cell['costUsd'])} | "
-                    f"{_tokens(cell)} | {_number(cell['seconds'])} | {_failures(cell)} | "
+                    f"{'n/a' if h is None else interval_text(h)} | {norm} | "
+                    f"{usd(cell['costUsd'])} | "
+                    f"{tokens_text(cell)} | {figure(cell['seconds'])} | {failures_text(cell)} | "
                     f"{report} | {logs} | {cell['label']} |"
                 )
     notes = [f"- {b['name']}: {b['status']}. {b['message']}".rstrip() for b in card["benchmarks"]]

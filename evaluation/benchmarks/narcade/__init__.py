@@ -21,4 +21,5 @@ BENCHMARK = Benchmark(
     site=lazy("evaluation.benchmarks.narcade.site:add_pages"),
     play=lazy("evaluation.benchmarks.narcade.play:setups"),
     suite=lazy("evaluation.benchmarks.narcade.suite_run:run"),
+    compare=lazy("evaluation.benchmarks.narcade.compare:compare"),
 )

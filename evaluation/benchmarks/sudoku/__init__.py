@@ -21,4 +21,5 @@ BENCHMARK = Benchmark(
     site=lazy("evaluation.benchmarks.sudoku.site:add_pages"),
     play=lazy("evaluation.benchmarks.sudoku.play:setups"),
     suite=lazy("evaluation.benchmarks.sudoku.suite_run:run"),
+    compare=lazy("evaluation.benchmarks.sudoku.compare:compare"),
 )

@@ -21,4 +21,5 @@ BENCHMARK = Benchmark(
     site=lazy("evaluation.benchmarks.tetris_bench.site:add_pages"),
     play=lazy("evaluation.benchmarks.tetris_bench.play:setups"),
     suite=lazy("evaluation.benchmarks.tetris_bench.suite_run:run"),
+    compare=lazy("evaluation.benchmarks.tetris_bench.compare:compare"),
 )

@@ -53,4 +53,5 @@ BENCHMARK = Benchmark(
             metavar="DIR",
         ),
     ),
+    compare=lazy("evaluation.benchmarks.ttt_arena.compare:compare"),
 )
