@@ -1,5 +1,6 @@
 """`arcade-eval site`: build the static results site from run directories (default: the shipped
-official results under `docs/results/`), one page set per benchmark that claims an input."""
+official results under `docs/results/`), one page set per benchmark that claims an input, and a
+replay page for each game of an `arcade-eval play` run (`evaluation/site/play_runs.py`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from evaluation.core.cli_options import add_quiet_option, progress_printer
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.inputs import sub_folders
+from evaluation.site.play_runs import add_play_pages, play_runs
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 RESULTS = REPOSITORY / "docs" / "results"
@@ -59,26 +61,34 @@ def build_site(
         if not path.exists():
             raise SiteError(f"input {path} does not exist")
     site = SiteBuild(output, inputs=[_shown(p) for p in paths])
-    claimed: set[Path] = set()
+    played = [p for p in paths if play_runs(p)]  # a person's games: no benchmark's pages take them
+    claimed: set[Path] = {p.resolve() for p in played}
     for benchmark in benchmarks():
         if benchmark.site is None:
             continue
         before, clock = site.page_count, time.monotonic()
         say(f"site: {benchmark.name}: looking for its inputs ...")
-        used = benchmark.site(list(paths), site) or []
+        used = benchmark.site([p for p in paths if p not in played], site) or []
         claimed.update(Path(p).resolve() for p in used)
         if used:
             say(
                 f"site: {benchmark.name}: {site.page_count - before} pages from {len(used)} "
                 f"input(s) ({time.monotonic() - clock:.1f} s)"
             )
+    if played:
+        before, clock = site.page_count, time.monotonic()
+        add_play_pages(played, site)
+        say(
+            f"site: played games: {site.page_count - before} pages from {len(played)} "
+            f"input(s) ({time.monotonic() - clock:.1f} s)"
+        )
     unclaimed = [p for p in paths if p.resolve() not in claimed]
     if unclaimed:
         raise SiteError(
             "no benchmark builds pages from "
             + ", ".join(str(p) for p in unclaimed)
             + ": give run directories (with a manifest.json naming their benchmark), a NARCADE "
-            "publication or the arena entries folder"
+            "publication, the arena entries folder or `arcade-eval play` runs"
         )
     say(f"site: writing {site.page_count} pages to {output} ...")
     site.finish()
@@ -105,12 +115,16 @@ def add_parser(subparsers: Any) -> None:
         "site",
         help="build the static results site (leaderboards, policy pages, replays)",
         description="Build one static site (HTML, CSS, JS, JSON; opens from disk, no server) from "
-        "run directories, a NARCADE publication or the arena entries folder; with no INPUT, from "
-        "the official results shipped in docs/results/. Every replayed log is verified first.",
+        "run directories, a NARCADE publication, the arena entries folder or games played with "
+        "`arcade-eval play` (each gets a replay page); with no INPUT, from the official results "
+        "shipped in docs/results/. Every replayed log is verified first.",
     )
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="where to write it")
     parser.add_argument(
-        "inputs", nargs="*", metavar="INPUT", help="run directories (default: shipped)"
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="run directories, play runs or folders of them (default: shipped)",
     )
     add_quiet_option(parser, "progress lines (one per benchmark's pages, then the writing)")
     parser.set_defaults(handler=_run)

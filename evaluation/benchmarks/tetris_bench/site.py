@@ -105,8 +105,8 @@ def load_run(path: Path) -> TetrisRun:
     if not board_path.is_file():
         if "game" in (manifest.get("settings") or {}):
             raise SiteError(
-                f"{path} is a one-game run of `arcade-eval play`: it has no leaderboard to "
-                f"show; replay it with `arcade-eval verify {path}`"
+                f"{path} is a one-game run of `arcade-eval play`: it has no leaderboard; "
+                f"`arcade-eval site` gives its game a replay page under Played games"
             )
         raise SiteError(
             f"{path} has no leaderboard.json: the run is unfinished (resume it with the same "
