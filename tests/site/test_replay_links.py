@@ -1,7 +1,8 @@
 """Replay deep links and decisions in Chromium: one replay per game kind opened at `#ply=N` shows
 decision N (the frame's own counter or state in the viewer's DOM, checked against the page's
-frames, which the page carries compact and the player rebuilds: `frames_of`), stepping writes the hash, "copy link" gives the URL of the decision shown (by hand on
-file://), and a model's reply and reasoning are shown beside its decision as text."""
+frames, which the page carries compact and the player rebuilds: `frames_of`), stepping writes
+the hash, "copy link" gives the URL of the decision shown (by hand on file://), and a model's
+reply and reasoning are shown beside its decision as text."""
 
 from __future__ import annotations
 
