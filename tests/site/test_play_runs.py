@@ -112,3 +112,21 @@ def test_a_played_replay_opens_at_a_ply(played: Path, tmp_path: Path, browser: A
     browser.get(file_url(page) + "#ply=3")
     assert browser.find_element(By.ID, "position").text == f"decision 3 / {len(frames) - 1}"
     shown_decision(browser, "snake", frames[3])
+
+
+def test_the_command_takes_a_play_run_and_refuses_a_planted_link_in_one_line(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evaluation.cli import main
+
+    assert main(["site", "--quiet", "--output", str(tmp_path / "ok"), str(played)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    run = tmp_path / "play-linked"
+    shutil.copytree(played / "play-sudoku", run)
+    log = next((run / "logs" / "human").glob("*.jsonl"))
+    outside = tmp_path / "elsewhere.jsonl"
+    log.rename(outside)
+    log.symlink_to(outside)
+    assert main(["site", "--quiet", "--output", str(tmp_path / "bad"), str(run)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "symbolic link" in err and "Traceback" not in err
