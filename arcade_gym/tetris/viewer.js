@@ -3,8 +3,9 @@
  * benchmark adds them, the placement just played (`chosen`: outlined where its cells are now, so
  * a cell a line clear emptied is not outlined and the cells above a cleared row are outlined where
  * they fell), the control pressed (NARCADE's `action`, with its `status`), a hold, the verdict or
- * Blitz outcome. Under the board: score and level over the game, with a cursor at the current decision. Plain
- * ES2019, SVG, no network. */
+ * Blitz outcome. Under the board: score and level over the game, with a cursor at the current
+ * decision, drawn to their box's width so their text is 11 px or more on a phone. Plain ES2019,
+ * SVG, no network. */
 (function () {
   "use strict";
 
@@ -53,8 +54,16 @@
     var legend = K.el("p", "note tetris-legend",
       "Faint: the piece in play; dashed: where it would drop; outlined in white (when the log names one): the placement just played.", side);
     legend.style.maxWidth = "16rem";
-    var charts = K.el("div", "tetris-charts", null, el);
-    return { boardBox: boardBox, fields: fields, charts: charts, replay: null, cursors: [] };
+    var state = {
+      boardBox: boardBox, fields: fields, charts: K.el("div", "tetris-charts", null, el),
+      replay: null, cursors: [], index: 0, chartsWidth: 0
+    };
+    window.addEventListener("resize", function () {
+      if (state.replay && chartWidth(state.charts) !== state.chartsWidth) {
+        charts(state);
+      }
+    });
+    return state;
   }
 
   /* The cells of the placement just played as they are now: `before` is the board it was placed
@@ -130,6 +139,18 @@
     piece(played, { fill: "none", stroke: "#000", "stroke-width": 1, "class": "chosen-inner" });
   }
 
+  /* Chart text is drawn at CHART_FONT px or more on any screen: a chart is drawn one SVG unit to
+   * one CSS pixel at the width its box has (at most CHART_WIDTH), and drawn again when that changes
+   * (a phone turned, a window resized), rather than scaled down like an image. */
+  var CHART_FONT = 11;
+  var CHART_WIDTH = 560;
+  var GLYPH_EM = 0.62; /* an upper estimate of a glyph's width (evaluation/site/plot_text.py) */
+
+  function chartWidth(parent) {
+    var room = Math.floor(parent.getBoundingClientRect().width || CHART_WIDTH);
+    return Math.max(160, Math.min(CHART_WIDTH, room));
+  }
+
   function chart(parent, replay, key, label) {
     var frames = replay.frames || [];
     var values = frames.map(function (f) {
@@ -138,25 +159,28 @@
     if (!values.some(function (v) { return v !== null; })) {
       return null;
     }
-    var width = 560;
+    var width = chartWidth(parent);
     var height = 120;
-    var left = 64;
     var top = 24;
     var bottom = 24;
     var max = Math.max.apply(null, values.filter(function (v) { return v !== null; }).concat([1]));
     var last = Math.max(frames.length - 1, 1);
+    var left = Math.ceil(number(max).length * CHART_FONT * GLYPH_EM) + 12;
     function x(i) { return left + (i / last) * (width - left - 8); }
     function y(v) { return height - bottom - (v / max) * (height - top - bottom); }
     var svg = K.svg("svg", {
-      viewBox: "0 0 " + width + " " + height, "class": "plot tetris-" + key + "-plot", role: "img"
+      viewBox: "0 0 " + width + " " + height, width: width, height: height,
+      "class": "plot tetris-" + key + "-plot", role: "img"
     }, parent);
+    svg.style.width = width + "px";
+    svg.style.maxWidth = "100%";
     K.svg("title", {}, svg).textContent = label + " over the game";
     K.svg("line", { x1: left, y1: height - bottom, x2: width - 8, y2: height - bottom, stroke: "#333" }, svg);
     K.svg("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#333" }, svg);
-    K.svg("text", { x: left - 6, y: top + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = number(max);
-    K.svg("text", { x: left - 6, y: height - bottom + 4, "text-anchor": "end", "font-size": 11 }, svg).textContent = "0";
-    K.svg("text", { x: left, y: 14, "font-size": 12, "font-weight": 600 }, svg).textContent = label;
-    K.svg("text", { x: width - 8, y: height - 6, "text-anchor": "end", "font-size": 11 }, svg).textContent = "decision " + last;
+    K.svg("text", { x: left - 6, y: top + 4, "text-anchor": "end", "font-size": CHART_FONT }, svg).textContent = number(max);
+    K.svg("text", { x: left - 6, y: height - bottom + 4, "text-anchor": "end", "font-size": CHART_FONT }, svg).textContent = "0";
+    K.svg("text", { x: left, y: 14, "font-size": CHART_FONT + 1, "font-weight": 600 }, svg).textContent = label;
+    K.svg("text", { x: width - 8, y: height - 6, "text-anchor": "end", "font-size": CHART_FONT }, svg).textContent = "decision " + last;
     var points = [];
     values.forEach(function (v, i) {
       if (v !== null) {
@@ -172,20 +196,28 @@
     };
   }
 
+  /* (Re)draw the charts of `state.replay` at the width their box has now. */
+  function charts(state) {
+    state.charts.textContent = "";
+    state.chartsWidth = chartWidth(state.charts);
+    state.cursors = [chart(state.charts, state.replay, "score", "Score"),
+      chart(state.charts, state.replay, "level", "Level")].filter(Boolean);
+    state.cursors.forEach(function (cursor) { cursor(state.index || 0); });
+  }
+
   function draw(frame, el, replay, index) {
     var state = el.__tetris;
     if (!state) {
       state = layout(el);
       el.__tetris = state;
     }
+    var at = typeof index === "number" ? index : 0;
+    state.index = at;
     if (state.replay !== replay) {
       state.replay = replay;
-      state.charts.textContent = "";
-      state.cursors = [chart(state.charts, replay, "score", "Score"),
-        chart(state.charts, replay, "level", "Level")].filter(Boolean);
+      charts(state);
     }
     frame = frame || {};
-    var at = typeof index === "number" ? index : 0;
     var previous = at > 0 ? (replay.frames || [])[at - 1] : null;
     drawBoard(frame, state.boardBox, previous ? previous.board : null);
     var f = state.fields;

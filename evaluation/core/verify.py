@@ -5,8 +5,9 @@ start; the recorded calls are fed back through the one episode loop (`evaluation
 and every decision it derives (verdicts, effects, state hashes, scores) must equal the recorded
 one, then the result line. The first decision that diverges is reported. When the header names a
 deterministic built-in policy, every recorded answer must also be the answer that policy gives to
-the rebuilt question, so a relabelled log fails (a recorded timeout is accepted as it stands:
-time cannot be re-simulated); for other policies identity is recorded, not proven. Latency is
+the rebuilt question (numbers up to float rounding across CPUs: `same_answer.py`), so a
+relabelled log fails (a recorded timeout is accepted as it stands: time cannot be re-simulated);
+for other policies identity is recorded, not proven. Latency is
 recorded, never re-derived.
 
 A log inside a run directory (`evaluation/core/rundir.py`: `RUN/logs/...`, with `RUN/manifest.json`)
@@ -41,6 +42,7 @@ from evaluation.core.eventlog import LogFormatError, read_log, to_jsonable
 from evaluation.core.policy_call import call_policy
 from evaluation.core.registry import for_header
 from evaluation.core.rundir import MANIFEST, RunDirError, inside_root
+from evaluation.core.same_answer import same_answer
 from evaluation.core.untrusted_json import read_json
 from policies.base import DecisionContext
 
@@ -91,7 +93,8 @@ class _Rederiving(RecordedCaller):
                 f"the policy named in the header gives {own.status}, the log records "
                 f"{recorded.outcome.status}",
             )
-        if own.status == "ok" and to_jsonable(own.answer) != self.events[n]["call"]["answer"]:
+        recorded_answer = self.events[n]["call"]["answer"]
+        if own.status == "ok" and not same_answer(to_jsonable(own.answer), recorded_answer):
             raise MismatchError(
                 n, "the recorded answer is not the one the policy named in the header gives"
             )

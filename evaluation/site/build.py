@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from evaluation.core.replay_compact import compact_replay
 from evaluation.core.replay_export import UnverifiedLogError, export_replay
 from evaluation.core.rundir import safe_name, write_bytes_atomic, write_text_atomic
 from evaluation.site.html import Markup, esc, link
@@ -226,15 +227,17 @@ class SiteBuild:
         helpers viewers share, loaded before it); `data` (what the viewer reads beside the frames,
         e.g. a run's grades) is inlined as `#page-data`; `intro_html` follows `page`'s rule
         for bodies (only `Markup` is HTML). The log must verify: one that does not is
-        refused with a `SiteError` naming it. Returns the page path (for links)."""
+        refused with a `SiteError` naming it. The replay is inlined compact
+        (`evaluation/core/replay_compact.py`; the player rebuilds the frames with
+        `assets/inflate.js`). Returns the page path (for links)."""
         try:
             exported = export_replay(log_path)
         except UnverifiedLogError as error:
             raise SiteError(f"cannot replay {log_path}: {error}") from error
         if viewer != safe_name(viewer):
             raise ValueError(f"viewer {viewer!r} is not a safe name")
-        replay = exported.to_json()
-        steps = len(replay["frames"]) - 1
+        steps = len(exported.frames) - 1
+        replay = compact_replay(plain_json(exported.to_json()))
         body = Markup(
             f"{esc(intro_html)}"
             f'<section class="replay" data-viewer="{esc(viewer)}" aria-label="replay">'
@@ -255,7 +258,7 @@ class SiteBuild:
             "</section>"
             f'<script type="application/json" id="replay-data">{inline_json(replay)}</script>'
         )
-        scripts = ("replay.js", "viewer-kit.js", viewer_script(viewer))
+        scripts = ("inflate.js", "replay.js", "viewer-kit.js", viewer_script(viewer))
         return self.page(path, title, body, section=section, scripts=scripts, data=data)
 
     def home(self, body_html: Markup | str) -> None:

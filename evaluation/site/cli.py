@@ -1,5 +1,6 @@
 """`arcade-eval site`: build the static results site from run directories (default: the shipped
-official results under `docs/results/`), one page set per benchmark that claims an input."""
+official results under `docs/results/`), one page set per benchmark that claims an input, and a
+replay page for each game of an `arcade-eval play` run (`evaluation/site/play_runs.py`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from evaluation.core.cli_options import add_quiet_option, progress_printer
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.inputs import sub_folders
+from evaluation.site.play_runs import add_play_pages, play_runs
 from evaluation.site.replay_index import IndexedBuild
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -63,14 +65,15 @@ def build_site(
 
     suites, expanded = site_inputs.split_inputs(paths)
     site = IndexedBuild(output, inputs=[_shown(p) for p in paths])
-    claimed: set[Path] = {s.path.resolve() for s in suites}
+    played = [p for p in expanded if play_runs(p)]  # a person's games: no benchmark takes them
+    claimed: set[Path] = {s.path.resolve() for s in suites} | {p.resolve() for p in played}
     sections: dict[str, str] = {}
     for benchmark in benchmarks():
         if benchmark.site is None:
             continue
         before, clock, keys = site.page_count, time.monotonic(), set(site.sections)
         say(f"site: {benchmark.name}: looking for its inputs ...")
-        used = benchmark.site(list(expanded), site) or []
+        used = benchmark.site([p for p in expanded if p not in played], site) or []
         claimed.update(Path(p).resolve() for p in used)
         added = [key for key in site.sections if key not in keys]
         if added:
@@ -83,13 +86,21 @@ def build_site(
     if suites:
         site_pages.add_pages(suites, site, sections)
         say(f"site: suite: pages for {len(suites)} suite run(s)")
+    if played:
+        before, clock = site.page_count, time.monotonic()
+        add_play_pages(played, site)
+        say(
+            f"site: played games: {site.page_count - before} pages from {len(played)} "
+            f"input(s) ({time.monotonic() - clock:.1f} s)"
+        )
     unclaimed = [p for p in expanded if p.resolve() not in claimed]
     if unclaimed:
         raise SiteError(
             "no benchmark builds pages from "
             + ", ".join(str(p) for p in unclaimed)
             + ": give run directories (with a manifest.json naming their benchmark), suite run "
-            "directories (arcade-eval suite), a NARCADE publication or the arena entries folder"
+            "directories (arcade-eval suite), a NARCADE publication, the arena entries folder "
+            "or `arcade-eval play` runs"
         )
     say(f"site: writing {site.page_count} pages to {output} ...")
     site.finish()
@@ -117,16 +128,18 @@ def add_parser(subparsers: Any) -> None:
         help="build the static results site (leaderboards, policy pages, replays)",
         description="Build one static site (HTML, CSS, JS, JSON; opens from disk, no server) from "
         "run directories, suite run directories (`arcade-eval suite`: a policies x benchmarks "
-        "matrix on the home page, a page per policy, paired comparisons), a NARCADE publication "
-        "or the arena entries folder; with no INPUT, from the official results shipped in "
-        "docs/results/. Every replayed log is verified first.",
+        "matrix on the home page, a page per policy, paired comparisons), a NARCADE publication, "
+        "the arena entries folder or games played with `arcade-eval play` (each gets a replay "
+        "page); with no INPUT, from the official results shipped in docs/results/. Every "
+        "replayed log is verified first.",
     )
     parser.add_argument("--output", "-o", required=True, metavar="DIR", help="where to write it")
     parser.add_argument(
         "inputs",
         nargs="*",
         metavar="INPUT",
-        help="run directories or suite run directories (default: shipped)",
+        help="run directories, suite run directories, play runs or folders of them "
+        "(default: shipped)",
     )
     add_quiet_option(parser, "progress lines (one per benchmark's pages, then the writing)")
     parser.set_defaults(handler=_run)

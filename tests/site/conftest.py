@@ -142,3 +142,14 @@ def tetris_site(tetris_run: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     output = tmp_path_factory.mktemp("site") / "dist"
     build_site(output, [tetris_run])
     return output
+
+
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site `arcade-eval site` builds from the shipped results (docs/results/ and the arena
+    entries), built once a session: it takes minutes, every shipped log is verified."""
+    from evaluation.site.cli import build_site
+
+    output = tmp_path_factory.mktemp("shipped") / "dist"
+    build_site(output)
+    return output

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from evaluation import cli
+from evaluation.core.replay_compact import ENCODING, expand_replay
+from evaluation.core.replay_export import export_replay
 from evaluation.site import cli as site_cli
 from evaluation.site.build import MARKER, SiteBuild, SiteError, inline_json, relative, site_path
 from evaluation.site.cli import build_site
@@ -250,9 +252,16 @@ def test_a_replay_page_loads_the_kit_before_its_viewer_and_inlines_its_data(
     page = site.replay("demo/r.html", "R", log, "tetris", data={"note": "</script>"})
     text = site.files()[page].decode("utf-8")
     scripts = re.findall(r'<script src="\.\./assets/([^"]+)"', text)
-    assert scripts == ["replay.js", "viewer-kit.js", "viewers/tetris.js"]
+    assert scripts == ["inflate.js", "replay.js", "viewer-kit.js", "viewers/tetris.js"]
     data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', text)
     assert data is not None and json.loads(data[1]) == {"note": "</script>"}
+    replay = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text)
+    assert replay is not None
+    compact = json.loads(replay[1])
+    assert compact["frameEncoding"] == ENCODING and isinstance(compact["frames"], str)
+    exported = export_replay(log).to_json()
+    frames = expand_replay(compact)["frames"]
+    assert frames == [{k: v for k, v in f.items() if k != "answer"} for f in exported["frames"]]
     bare = site.replay("demo/s.html", "S", log, "tetris")
     assert "page-data" not in site.files()[bare].decode("utf-8")
 

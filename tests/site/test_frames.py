@@ -228,6 +228,8 @@ def test_the_site_package_names_no_game() -> None:
         names |= {game.name, *game.games, game.title}
     folder = REPOSITORY / "evaluation" / "site"
     files = [p for p in folder.rglob("*") if p.is_file() and p.suffix in (".py", ".js", ".css")]
+    core = REPOSITORY / "evaluation" / "core"
+    files += [core / "replay_export.py", core / "replay_compact.py", core / "same_answer.py"]
     assert any(p.name == "viewer-kit.js" for p in files)
     for path in files:
         text = path.read_text().lower()

@@ -1,7 +1,8 @@
 """Replay deep links and decisions in Chromium: one replay per game kind opened at `#ply=N` shows
 decision N (the frame's own counter or state in the viewer's DOM, checked against the page's
-frames), stepping writes the hash, "copy link" gives the URL of the decision shown (by hand on
-file://), and a model's reply and reasoning are shown beside its decision as text."""
+frames, which the page carries compact and the player rebuilds: `frames_of`), stepping writes
+the hash, "copy link" gives the URL of the decision shown (by hand on file://), and a model's
+reply and reasoning are shown beside its decision as text."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from evaluation.benchmarks.ttt_arena.episode import play_arena_game
 from evaluation.benchmarks.ttt_arena.runner import _items
+from evaluation.core.replay_compact import ENCODING, LEFT_OUT, expand_replay
 from evaluation.core.replay_export import SHOWN_TEXT_CHARS, export_replay
 from evaluation.site.build import SiteBuild
 from policies.tictactoe import make_player
@@ -77,8 +79,15 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def frames_of(browser: Any) -> list[dict[str, Any]]:
+    """The page's frames, rebuilt here from its compact replay (`replay_compact.expand_replay`),
+    checked equal to the frames the player rebuilt in the browser (what the viewer drew)."""
     data = browser.execute_script("return document.getElementById('replay-data').textContent")
-    return list(json.loads(data)["frames"])
+    page = json.loads(data)
+    assert page["frameEncoding"] == ENCODING and isinstance(page["frames"], str)
+    frames = list(expand_replay(page)["frames"])
+    shown = browser.execute_script("return JSON.stringify(window.ArcadeReplay.frames)")
+    assert json.loads(shown) == frames
+    return frames
 
 
 @pytest.mark.parametrize("name", list(LOGS))
@@ -87,9 +96,11 @@ def test_a_replay_opened_at_a_ply_shows_that_decision(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    viewer, _, ply = LOGS[name]
+    viewer, log, ply = LOGS[name]
     browser.get(file_url(pages[name]) + f"#ply={ply}")
     frames = frames_of(browser)
+    exported = export_replay(log).to_json()["frames"]  # the compact form loses nothing drawn
+    assert frames == [{k: v for k, v in f.items() if k not in LEFT_OUT} for f in exported]
     last = len(frames) - 1
     assert 0 < ply <= last
     assert browser.find_element(By.ID, "position").text == f"decision {ply} / {last}"

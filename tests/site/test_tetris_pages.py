@@ -178,6 +178,66 @@ def test_seek_and_keys_reach_the_end_of_a_long_replay(
     assert position.text == f"decision {total} / {total}"
 
 
+CHART_TEXT = """
+const out = [];
+for (const svg of document.querySelectorAll('.tetris-charts svg')) {
+  const box = svg.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  for (const text of svg.querySelectorAll('text')) {
+    const r = text.getBoundingClientRect();
+    out.push({px: parseFloat(getComputedStyle(text).fontSize) * scale, text: text.textContent,
+              inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+                      && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5});
+  }
+}
+return {texts: out, wide: document.documentElement.scrollWidth};
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_charts_text_is_11_px_or_more_and_inside_on_a_phone_and_a_desktop(
+    browser: Any, tetris_site: Path, width: int, screenshot: Callable[[Any, str], Path]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    metrics = {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": width < 800}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        browser.get(file_url(tetris_site / "tetris" / "replays" / "heuristic-IQ-seed-01.html"))
+        browser.find_element(By.ID, "last").click()
+        found = browser.execute_script(CHART_TEXT)
+        texts = found["texts"]
+        assert len(texts) == 8  # two charts: maximum, 0, title, last decision
+        assert all(t["px"] >= 11 - 0.01 for t in texts), texts
+        assert all(t["inside"] for t in texts), texts
+        assert found["wide"] <= width
+        screenshot(browser, f"tetris-replay-charts-{width}")
+        if width == 390:  # turned to a desktop's width, the charts are drawn again, wider
+            browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride", {**metrics, "width": 1280, "mobile": False}
+            )
+            browser.execute_script("window.dispatchEvent(new Event('resize'))")
+            wider = browser.execute_script(CHART_TEXT)["texts"]
+            assert all(t["px"] >= 11 - 0.01 and t["inside"] for t in wider), wider
+            boxes = browser.execute_script(
+                "return [...document.querySelectorAll('.tetris-charts svg')]"
+                ".map(s => s.viewBox.baseVal.width)"
+            )
+            assert min(boxes) > 390
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_every_game_row_links_to_its_replay(tetris_site: Path, tetris_run: Path) -> None:
+    games = list((tetris_run / "results").rglob("*.json"))
+    replays = list((tetris_site / "tetris" / "replays").glob("*.html"))
+    assert len(replays) == len(games) == 8
+    for brain in ("heuristic", "random"):
+        page = (tetris_site / "tetris" / "brains" / f"{brain}.html").read_text()
+        assert page.count(">replay</a>") == 4
+        assert "<td></td></tr>" not in page  # no empty Replay cell
+
+
 def test_play_advances_the_replay(browser: Any, tetris_site: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -285,5 +345,5 @@ def test_two_runs_get_a_page_each_under_one_section(tetris_run: Path, tmp_path: 
     manifest = json.loads((tmp_path / "quick-b" / "manifest.json").read_text())
     manifest["settings"] = {"game": "tetris", "seed": "seed-01", "mode": "iq"}  # as play writes
     (tmp_path / "quick-b" / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(SiteError, match=r"one-game run of `arcade-eval play`.*arcade-eval verify"):
+    with pytest.raises(SiteError, match=r"one-game run of `arcade-eval play`.*Played games"):
         build_site(tmp_path / "dist3", [tmp_path / "quick-b"])

@@ -7,6 +7,9 @@
  * the clipboard is refused, e.g. on file://, leaves the link selected in a box to copy by hand).
  * Beside the board, the recorded reply (and reasoning) of a model's decision, when the frame holds
  * one (`reply`, `reasoning`: evaluation/core/replay_export.py), put in as text, never as HTML.
+ * A compact replay (`frameEncoding` "deflate-delta@1", evaluation/core/replay_compact.py: frames
+ * as changes against the frame before, deflated, base64) is unpacked with assets/inflate.js and
+ * rebuilt here before any viewer sees a frame, so viewers always get whole frames.
  * Plain ES2019 script, no modules, no network. */
 (function () {
   "use strict";
@@ -19,7 +22,14 @@
       return;
     }
     var replay = JSON.parse(source.textContent);
-    var frames = replay.frames || [];
+    var frames;
+    try {
+      frames = replay.frames = expandFrames(replay);
+    } catch (error) {
+      board.textContent = "This replay cannot be read: " + error.message;
+      return;
+    }
+    window.ArcadeReplay = replay; /* the rebuilt replay, for tests and the console */
     var last = Math.max(frames.length - 1, 0);
     var name = root.getAttribute("data-viewer");
     var viewers = window.ArcadeViewers || {};
@@ -165,6 +175,75 @@
     var opened = requested();
     linked = opened !== null;
     show(opened || 0);
+  }
+
+  /* The frames of `replay`: as they stand, or rebuilt from a compact replay. */
+  function expandFrames(replay) {
+    var encoding = replay.frameEncoding;
+    if (encoding === undefined) {
+      return replay.frames || [];
+    }
+    if (encoding !== "deflate-delta@1" || typeof replay.frames !== "string" || !window.ArcadeInflate) {
+      throw new Error("unknown frame encoding " + String(encoding));
+    }
+    var inflate = window.ArcadeInflate;
+    var text = new TextDecoder("utf-8").decode(inflate.inflate(inflate.base64(replay.frames)));
+    var changes = JSON.parse(text);
+    var frames = [];
+    for (var k = 0; k < changes.length; k += 1) {
+      frames.push(k === 0 ? changes[0] : applyChange(frames[k - 1], changes[k]));
+    }
+    return frames;
+  }
+
+  /* `old` with one change applied (the forms of evaluation/core/replay_compact.py): a plain value
+   * replaces it, `[value]` replaces it whole, {k, r} patches an object, {n, i} patches a list. */
+  function applyChange(old, change) {
+    var key;
+    if (Array.isArray(change)) {
+      return change[0];
+    }
+    if (change === null || typeof change !== "object") {
+      return change;
+    }
+    if (Array.isArray(old)) {
+      var length = typeof change.n === "number" ? change.n : old.length;
+      var items = old.slice(0, length);
+      while (items.length < length) {
+        items.push(null);
+      }
+      var changed = change.i || {};
+      for (key in changed) {
+        if (Object.prototype.hasOwnProperty.call(changed, key)) {
+          items[Number(key)] = applyChange(items[Number(key)], changed[key]);
+        }
+      }
+      return items;
+    }
+    var out = {};
+    var removed = change.r || [];
+    for (key in old) {
+      if (Object.prototype.hasOwnProperty.call(old, key) && removed.indexOf(key) < 0) {
+        put(out, key, old[key]);
+      }
+    }
+    var keys = change.k || {};
+    for (key in keys) {
+      if (Object.prototype.hasOwnProperty.call(keys, key)) {
+        put(out, key, applyChange(out[key], keys[key]));
+      }
+    }
+    return out;
+  }
+
+  /* out[key] = value, as an own property even for a key like "__proto__" (as JSON.parse does). */
+  function put(out, key, value) {
+    Object.defineProperty(out, key, {
+      value: value,
+      enumerable: true,
+      writable: true,
+      configurable: true
+    });
   }
 
   /* The rules of the player's own elements (the copy-link box, the decision panel), added once
