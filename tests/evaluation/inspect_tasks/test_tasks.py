@@ -1,0 +1,159 @@
+"""The five benchmarks as Inspect tasks (`evaluation/inspect_tasks/`), played with Inspect's mock
+model, no network: every sample plays through the one episode loop, is scored by the benchmark's
+rule, and writes an event log that `arcade-eval verify` accepts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+inspect_ai = pytest.importorskip("inspect_ai")
+
+from arcade_gym.sudoku.sets import set_grids  # noqa: E402
+from evaluation.core.eventlog import read_log  # noqa: E402
+from evaluation.core.verify import verify_paths  # noqa: E402
+from evaluation.inspect_tasks import registry  # noqa: E402
+from tests.evaluation.inspect_tasks.mock import mock_model  # noqa: E402
+
+
+def _eval(name: str, model: Any, tmp_path: Path, **task_args: Any) -> Any:
+    """Run the task registered as `arcade_gym/<name>` in process, one sample at a time."""
+    logs = inspect_ai.eval(
+        f"arcade_gym/{name}",
+        model=model,
+        task_args={**task_args, "log_dir": str(tmp_path / "games")},
+        log_dir=str(tmp_path / "inspect"),
+        display="none",
+        max_samples=1,
+    )
+    assert len(logs) == 1
+    return logs[0]
+
+
+def _event_logs(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "games").rglob("*.jsonl"))
+
+
+def _all_verify(tmp_path: Path, count: int) -> None:
+    reports = verify_paths([tmp_path / "games"])
+    assert len(reports) == count
+    assert all(r.ok for r in reports), [r.line() for r in reports]
+
+
+def _scores(log: Any) -> dict[str, Any]:
+    return {s.id: next(iter(s.scores.values())) for s in log.samples}
+
+
+def _metrics(log: Any) -> dict[str, float]:
+    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
+
+
+def test_every_task_is_registered_under_arcade_gym() -> None:
+    assert set(registry.TASKS) == {"tetris_bench", "narcade", "arena", "sudoku", "chess"}
+    from inspect_ai._util.registry import registry_lookup
+
+    for name in registry.TASKS:
+        assert registry_lookup("task", f"arcade_gym/{name}") is registry.TASKS[name]
+
+
+def test_sudoku_scores_grids_by_the_benchmark_and_its_logs_verify(tmp_path: Path) -> None:
+    first, second = set_grids("v1")[:2]
+    model = mock_model(
+        [
+            json.dumps({"grid": first["solution"], "confidence": 95}),
+            "I cannot read this grid",  # unreadable: the protocol's one retry follows
+            json.dumps({"grid": second["puzzle"]}),  # the givens only: empty cells
+        ]
+    )
+    log = _eval("sudoku", model, tmp_path, limit=2)
+    assert log.status == "success"
+    assert log.eval.task == "arcade_gym/sudoku"
+    scores = _scores(log)
+    assert scores[first["id"]].value == 1.0
+    assert scores[first["id"]].metadata["result"]["outcome"] == "solved"
+    assert scores[second["id"]].value == 0.0
+    assert scores[second["id"]].metadata["result"]["outcome"] == "empty"
+    assert scores[second["id"]].metadata["result"]["attempts"] == 2
+    metrics = _metrics(log)
+    assert metrics["accuracy"] == 0.5
+    assert metrics["sudoku_tier_score"] == 50.0  # one tier, one of two grids solved
+    assert metrics["sudoku_ci95_low"] < 50.0 < metrics["sudoku_ci95_high"]
+    _all_verify(tmp_path, 2)
+    header, events, result = read_log(scores[first["id"]].metadata["log"])
+    identity = header["policy"]["runIdentity"]
+    assert identity["via"] == "inspect" and identity["inspectModel"] == "mockllm/model"
+    assert identity["maxTokens"] == 400  # Sudoku's reply budget (policies/llm/budgets.py)
+    assert identity["temperature"] == 0.0
+    assert events[0]["call"]["usage"]["promptTokens"] == 120
+    assert result is not None and result["outcome"] == "solved"
+
+
+def test_tetris_plays_a_seed_to_its_end_and_its_log_verifies(tmp_path: Path) -> None:
+    model = mock_model(["no placement here"] * 3)  # three unusable answers end the game
+    log = _eval("tetris_bench", model, tmp_path, seeds=1, budget_s=60)
+    assert log.status == "success"
+    (score,) = _scores(log).values()
+    result = score.metadata["result"]
+    assert result["endReason"] == "adapter failure"
+    assert result["invalid"] == 3 and score.value == 0.0
+    assert _metrics(log)["mean"] == 0.0
+    _all_verify(tmp_path, 1)
+
+
+def test_a_model_failure_sets_the_game_aside_unscored(tmp_path: Path) -> None:
+    model = mock_model([])  # the mock raises at the first request: a failure on our side
+    log = _eval("sudoku", model, tmp_path, limit=1)
+    (sample,) = log.samples
+    assert sample.error is not None and "ran out" in sample.error.message
+    assert not sample.scores
+    (path,) = _event_logs(tmp_path)
+    (report,) = verify_paths([path])
+    assert report.status == "incomplete" and "aborted" in report.message
+
+
+def test_narcade_plays_an_episode(tmp_path: Path) -> None:
+    model = mock_model(['{"action": "up"}'] * 20)
+    log = _eval(
+        "narcade", model, tmp_path, games="snake", episodes=1, mode="lockstep", max_decisions=5
+    )
+    assert log.status == "success"
+    (score,) = _scores(log).values()
+    assert score.metadata["result"]["game"] == "snake"
+    assert score.metadata["result"]["decisions"] <= 5
+    _all_verify(tmp_path, 1)
+
+
+def test_arena_plays_a_position(tmp_path: Path) -> None:
+    model = mock_model(["<move>0 0</move>"])
+    log = _eval("arena", model, tmp_path, items="positions", limit=1)
+    assert log.status == "success"
+    (score,) = _scores(log).values()
+    assert score.value in (0.0, 1.0)
+    assert score.metadata["result"]["item"] == "position"
+    assert 0.0 <= _metrics(log)["arena_score"] <= 100.0
+    _all_verify(tmp_path, 1)
+
+
+def test_chess_plays_a_game_against_a_rung(tmp_path: Path) -> None:
+    from tests.engines.stockfish import stockfish_or_skip
+
+    stockfish_or_skip()
+    model = mock_model(["<move>none</move>"] * 12)  # illegal every time: the game is forfeit
+    log = _eval("chess", model, tmp_path, rungs="random", games_per_rung=1, grade_nodes=1000)
+    assert log.status == "success"
+    (score,) = _scores(log).values()
+    assert score.value == 0.0
+    assert score.metadata["result"]["rung"] == "random"
+    _all_verify(tmp_path, 1)
+
+
+def test_bad_task_arguments_say_what_is_wrong() -> None:
+    with pytest.raises(ValueError, match=r"tiers 1\.\.7"):
+        registry.TASKS["sudoku"](tiers="9")
+    with pytest.raises(ValueError, match="rungs must name rungs"):
+        registry.TASKS["chess"](rungs="nobody")
+    with pytest.raises(ValueError, match="items must be"):
+        registry.TASKS["arena"](items="some")
