@@ -157,3 +157,34 @@ def test_bad_task_arguments_say_what_is_wrong() -> None:
         registry.TASKS["chess"](rungs="nobody")
     with pytest.raises(ValueError, match="items must be"):
         registry.TASKS["arena"](items="some")
+
+
+def _first_candidate(messages: list[Any], *_: Any) -> Any:
+    """A mock reply choosing the first placement the Tetris prompt lists."""
+    import re
+
+    from tests.evaluation.inspect_tasks.mock import reply
+
+    found = re.search(r"^([A-Z]{2}): x=", str(messages[-1].text), re.MULTILINE)
+    assert found is not None, "the Tetris prompt lists its candidates as `ID: x=...`"
+    return reply(json.dumps({"candidate": found.group(1), "hold": False, "risk": 0.2}))
+
+
+def test_tetris_plays_placements_the_prompt_offers(tmp_path: Path) -> None:
+    import inspect as python_inspect
+
+    from inspect_ai.model._providers.mockllm import MockLLM
+
+    if "Callable" not in str(python_inspect.signature(MockLLM.__init__)):
+        pytest.skip("this Inspect's mock model takes no reply function")
+    from inspect_ai.model import get_model
+
+    model = get_model("mockllm/model", custom_outputs=_first_candidate)
+    log = _eval("tetris_bench", model, tmp_path, seeds=1, piece_cap=8)
+    assert log.status == "success"
+    (score,) = _scores(log).values()
+    result = score.metadata["result"]
+    assert result["endReason"] == "piece cap" and result["pieces"] == 8
+    assert result["invalid"] == 0 and result["decisions"] == 8
+    assert score.value == result["score"] > 0  # hard drops score points
+    _all_verify(tmp_path, 1)
