@@ -6,12 +6,14 @@ task: its context holds the sample's transcript, limits and active model. So the
 episode on a thread of its own (`play_in_thread`) and each model request is sent back to Inspect's
 event loop, where it runs as a task in the sample's context (`ModelBridge.call`). Cancelling the
 request (the benchmark's deadline ran out) cancels that task. When the sample ends early (Inspect
-cancelled it), the bridge is closed and the next request stops the game (`SampleEndedError`).
+cancelled it), the bridge is closed: the request in flight is cancelled and it, like any later
+one, stops the game (`SampleEndedError`: the log ends `stopped`, never scored).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import threading
 from collections.abc import Callable, Coroutine
@@ -20,6 +22,7 @@ from typing import Any, TypeVar
 from policies.base import RunStopError
 
 T = TypeVar("T")
+ENDED = "the Inspect sample playing this game has ended"
 
 
 class SampleEndedError(RunStopError):
@@ -37,30 +40,44 @@ class ModelBridge:
         self.context = contextvars.copy_context()
         self.failure: BaseException | None = None
         self.closed = False
+        self._pending: set[concurrent.futures.Future[Any]] = set()
+        self._lock = threading.Lock()
 
     async def call(self, make: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Await `make()` on the bridge's loop in the bridge's context, from any other loop; a
         cancelled caller cancels it."""
-        if self.closed:
-            raise SampleEndedError("the Inspect sample playing this game has ended")
 
         async def in_context() -> T:
             task = asyncio.get_running_loop().create_task(make(), context=self.context)
             return await task
 
-        future = asyncio.run_coroutine_threadsafe(in_context(), self.loop)
+        with self._lock:
+            if self.closed:
+                raise SampleEndedError(ENDED)
+            future = asyncio.run_coroutine_threadsafe(in_context(), self.loop)
+            self._pending.add(future)
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
+            caller = asyncio.current_task()
+            if self.closed and (caller is None or not caller.cancelling()):
+                raise SampleEndedError(ENDED) from None  # cancelled by `close`, not the caller
             raise
         except Exception as exc:
             if self.failure is None:
                 self.failure = exc
             raise
+        finally:
+            with self._lock:
+                self._pending.discard(future)
 
     def close(self) -> None:
-        """No further requests: the sample is over."""
-        self.closed = True
+        """No further requests, and the one in flight is cancelled: the sample is over."""
+        with self._lock:
+            self.closed = True
+            pending = list(self._pending)
+        for future in pending:
+            future.cancel()
 
 
 async def play_in_thread(play: Callable[[], T], bridge: ModelBridge) -> T:

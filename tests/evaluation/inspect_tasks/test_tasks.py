@@ -16,6 +16,7 @@ from arcade_gym.sudoku.sets import set_grids  # noqa: E402
 from evaluation.core.eventlog import read_log  # noqa: E402
 from evaluation.core.verify import verify_paths  # noqa: E402
 from evaluation.inspect_tasks import registry  # noqa: E402
+from evaluation.inspect_tasks.bridge import ENDED  # noqa: E402
 from tests.evaluation.inspect_tasks.mock import mock_model  # noqa: E402
 
 
@@ -188,3 +189,57 @@ def test_tetris_plays_placements_the_prompt_offers(tmp_path: Path) -> None:
     assert result["invalid"] == 0 and result["decisions"] == 8
     assert score.value == result["score"] > 0  # hard drops score points
     _all_verify(tmp_path, 1)
+
+
+def test_a_deadline_cancels_the_request_in_inspect(tmp_path: Path) -> None:
+    """Tetris IQ's budget runs out: the call is a timeout (the benchmark's rule: three in a row
+    end the game) and the request is cancelled inside Inspect, not left running."""
+    from inspect_ai.model import get_model
+
+    from tests.evaluation.inspect_tasks.slow_model import COUNTS
+
+    COUNTS.update(started=0, cancelled=0)
+    log = _eval("tetris_bench", get_model("arcade-slow/model"), tmp_path, seeds=1, budget_s=0.3)
+    assert log.status == "success"
+    (score,) = _scores(log).values()
+    result = score.metadata["result"]
+    assert result["endReason"] == "adapter failure" and result["timeouts"] == 3
+    assert COUNTS == {"started": 3, "cancelled": 3}
+    _all_verify(tmp_path, 1)
+
+
+def test_a_sample_that_ends_early_stops_its_game(tmp_path: Path) -> None:
+    """Inspect ends the sample (its time limit) while the model thinks: the request is cancelled
+    and the game stops, set aside (its log ends `stopped`), never scored."""
+    import time
+
+    from inspect_ai.model import get_model
+
+    from tests.evaluation.inspect_tasks.slow_model import COUNTS
+
+    COUNTS.update(started=0, cancelled=0)
+    (log,) = inspect_ai.eval(
+        "arcade_gym/sudoku",
+        model=get_model("arcade-slow/model"),
+        task_args={"limit": 1, "log_dir": str(tmp_path / "games")},
+        log_dir=str(tmp_path / "inspect"),
+        display="none",
+        time_limit=2,
+    )
+    (sample,) = log.samples
+    assert not sample.scores or all(s.value != 1.0 for s in sample.scores.values())
+    (path,) = _event_logs(tmp_path)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the game's thread writes its last line
+        if read_log(path).result is not None:
+            break
+        time.sleep(0.1)
+    assert read_log(path).result == {
+        "type": "result",
+        "endReason": "stopped",
+        "reason": f"SampleEndedError: {ENDED}",
+        "decisions": 0,
+    }
+    assert COUNTS["cancelled"] == 1
+    (report,) = verify_paths([path])
+    assert report.status == "incomplete"
