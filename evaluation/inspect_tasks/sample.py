@@ -10,8 +10,8 @@ fields and the log's path in the sample's metadata (`arcade`), where the scorer 
 
 A game set aside by a failure on our side (a provider error, an Inspect limit: the log ends with
 an `aborted` or `stopped` result line) is never scored: the solver raises Inspect's own exception
-again (or says why), so Inspect counts an error for the sample and `inspect eval-retry` plays it
-again.
+again (or says why), and the scorer of a sample Inspect ended before its game did refuses it, so
+Inspect counts an error for the sample and `inspect eval-retry` plays it again.
 """
 
 from __future__ import annotations
@@ -96,6 +96,7 @@ def play_game(
             game.lane(metadata), model, bridge, temperature=temperature, max_tokens=max_tokens
         )
         path = log_path(Path(folder), state.sample_id, getattr(state, "epoch", 1))
+        state.metadata[RESULT_KEY] = {"log": str(path)}  # the scorer names it if Inspect stops us
 
         def play() -> Mapping[str, Any]:
             return game.play(policy, metadata, path)
@@ -124,7 +125,12 @@ def game_score(game: Game, state: TaskState) -> Score:
     """The sample's score by the benchmark's rule, with the result and the log in metadata."""
     played = (state.metadata or {}).get(RESULT_KEY)
     if not isinstance(played, Mapping) or not isinstance(played.get("result"), Mapping):
-        raise ValueError(f"{game.task}: the sample was not played (no {RESULT_KEY!r} metadata)")
+        where = played.get("log") if isinstance(played, Mapping) else None
+        log = f" (its event log {where} ends unfinished)" if where else ""
+        raise ValueError(
+            f"{game.task}: the game was set aside before it ended{log}: a game cut short is "
+            "never scored; inspect eval-retry plays it again"
+        )
     result = dict(played["result"])
     value, answer = game.score(result)
     return Score(
