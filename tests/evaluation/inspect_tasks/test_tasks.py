@@ -90,6 +90,10 @@ def test_sudoku_scores_grids_by_the_benchmark_and_its_logs_verify(tmp_path: Path
     assert identity["temperature"] == 0.0
     assert events[0]["call"]["usage"]["promptTokens"] == 120
     assert result is not None and result["outcome"] == "solved"
+    # Inspect saw every call: in the samples' transcripts and in the eval's token totals
+    model_events = [e for sample in log.samples for e in sample.events if e.event == "model"]
+    assert len(model_events) == 3
+    assert log.stats.model_usage["mockllm/model"].input_tokens == 3 * 120
 
 
 def test_tetris_plays_a_seed_to_its_end_and_its_log_verifies(tmp_path: Path) -> None:
