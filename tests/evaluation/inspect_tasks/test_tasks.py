@@ -248,3 +248,24 @@ def test_a_sample_that_ends_early_stops_its_game(tmp_path: Path) -> None:
     assert COUNTS["cancelled"] == 1
     (report,) = verify_paths([path])
     assert report.status == "incomplete"
+
+
+def test_the_evals_temperature_and_budget_reach_the_lane(tmp_path: Path) -> None:
+    """`inspect eval --temperature 0.7 --max-tokens 1234` (here as `eval()` arguments) is what the
+    lane sends and what the log header records; a task argument wins over the eval's."""
+    model = mock_model(["nope"] * 4)
+    for name, task_args in (("eval", {}), ("task", {"temperature": 0.2, "max_tokens": 99})):
+        (log,) = inspect_ai.eval(
+            "arcade_gym/sudoku",
+            model=model,
+            task_args={"limit": 1, "log_dir": str(tmp_path / name), **task_args},
+            log_dir=str(tmp_path / "inspect"),
+            display="none",
+            temperature=0.7,
+            max_tokens=1234,
+        )
+        assert log.status == "success"
+        (path,) = sorted((tmp_path / name).rglob("*.jsonl"))
+        identity = read_log(path).header["policy"]["runIdentity"]
+        expected = (0.7, 1234) if name == "eval" else (0.2, 99)
+        assert (identity["temperature"], identity["maxTokens"]) == expected
