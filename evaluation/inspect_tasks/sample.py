@@ -56,9 +56,11 @@ class Game:
 
 
 def run_folder(log_dir: str | Path | None, task: str) -> Path:
-    """A new folder for one task run's logs (`DEFAULT_LOG_DIR` when `log_dir` is None)."""
+    """A new folder for one task run's logs (`DEFAULT_LOG_DIR` when `log_dir` is None), made
+    absolute when the task is built: Inspect may run a task from another working directory
+    (the folder of the module that defines it)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    root = Path(DEFAULT_LOG_DIR if log_dir is None else log_dir)
+    root = Path(DEFAULT_LOG_DIR if log_dir is None else log_dir).absolute()
     return root / safe_name(task) / f"{stamp}-{secrets.token_hex(3)}"
 
 

@@ -269,3 +269,21 @@ def test_the_evals_temperature_and_budget_reach_the_lane(tmp_path: Path) -> None
         identity = read_log(path).header["policy"]["runIdentity"]
         expected = (0.7, 1234) if name == "eval" else (0.2, 99)
         assert (identity["temperature"], identity["maxTokens"]) == expected
+
+
+def test_a_relative_log_dir_is_the_callers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inspect runs a task from the folder of its module; a relative `log_dir` still means the
+    directory `inspect eval` was started in."""
+    monkeypatch.chdir(tmp_path)
+    (log,) = inspect_ai.eval(
+        "arcade_gym/sudoku",
+        model=mock_model(["nope"] * 2),
+        task_args={"limit": 1, "log_dir": "relative-logs"},
+        log_dir=str(tmp_path / "inspect"),
+        display="none",
+    )
+    assert log.status == "success"
+    (path,) = sorted((tmp_path / "relative-logs").rglob("*.jsonl"))
+    assert path.name == f"{set_grids('v1')[0]['id']}-epoch1.jsonl"
+    package = Path(registry.__file__).parent
+    assert not (package / "relative-logs").exists()
