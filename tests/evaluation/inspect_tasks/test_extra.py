@@ -100,3 +100,41 @@ def json_dump(value: object) -> str:
     import json
 
     return json.dumps(value)
+
+
+def test_the_inspect_command_plays_sudoku_and_tetris_and_the_logs_verify(tmp_path: Path) -> None:
+    """`inspect eval arcade_gym/sudoku --model mockllm/model` (and Tetris Bench) from the command
+    line, then `arcade-eval verify` on the event logs they wrote. The mock's default reply is
+    unreadable: the grids end unreadable and the Tetris game ends after three unusable answers."""
+    pytest.importorskip("inspect_ai")
+    from inspect_ai.model._providers.mockllm import MockLLM
+
+    if hasattr(MockLLM, "_ensure_default_usage"):
+        pytest.skip("this Inspect's mock counts tokens with tiktoken, which needs the network")
+    points = importlib.metadata.entry_points(group="inspect_ai")
+    if not any(p.name == "arcade_gym" and p.value == ENTRY for p in points):
+        pytest.skip("this checkout is not installed with its entry point (pip install -e .)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    games = tmp_path / "games"
+    for task, argument in (("sudoku", "limit=2"), ("tetris_bench", "seeds=1")):
+        command = [sys.executable, "-m", "inspect_ai", "eval", f"arcade_gym/{task}"]
+        command += ["--model", "mockllm/model", "-T", argument, "-T", f"log_dir={games}"]
+        command += ["--log-dir", str(tmp_path / "inspect"), "--display", "none"]
+        out = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=600,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+    verify = subprocess.run(
+        [sys.executable, "-m", "evaluation.cli", "verify", str(games)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert verify.returncode == 0, verify.stdout[-2000:]
+    assert verify.stdout.count("OK    ") == 3
