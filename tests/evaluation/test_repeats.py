@@ -1,0 +1,169 @@
+"""Repeated sampling (`--repeats K`, `evaluation/core/repeats.py`) through `arcade-eval` against
+a model on 127.0.0.1 (`tests/evaluation/model_server.py`) whose reply depends on the request's
+`seed`: K games per game, the repeat in every header, distinct seeds, the mean over repeats with
+an interval that widens when repeats disagree, resume, verify, and the refusals."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arcade_gym.sudoku.generator import solve_all
+from arcade_gym.sudoku.rules import grid_text, parse_puzzle
+from evaluation import cli
+from evaluation.core.eventlog import read_log
+from evaluation.core.verify import verify_paths
+from tests.evaluation.model_server import Endpoint, endpoint, reply_for
+
+
+@pytest.fixture
+def model() -> Iterator[Endpoint]:
+    with endpoint() as live:
+        yield live
+
+
+def solves_on_odd_seeds(prompt: str, body: dict[str, Any]) -> str | None:
+    """Repeat 1 (seed 1) solves every Sudoku grid; any other seed, or none, copies it back."""
+    if body.get("seed") != 1 or not prompt.startswith("Puzzle (. = empty cell):"):
+        return None
+    rows = prompt.splitlines()[1:10]
+    (solution,), _ = solve_all(parse_puzzle("".join(rows)), 1)
+    text = grid_text(solution)
+    return json.dumps({"grid": [text[i : i + 9] for i in range(0, 81, 9)], "confidence": 90})
+
+
+def _sudoku(model: Endpoint, tmp_path: Path, out: Path, *more: str) -> int:
+    models = model.models_file(tmp_path, temperature=0.7)
+    argv = ["sudoku", "--policy", "llm:mock", "--tiers", "1", "--models-file", str(models)]
+    return cli.main([*argv, "--quiet", "--output-dir", str(out), *more])
+
+
+def _grid_requests(model: Endpoint) -> list[dict[str, Any]]:
+    """The request bodies that asked for a Sudoku grid (not the pre-flight)."""
+    return [
+        body
+        for body in model.state.bodies
+        if str(body["messages"][-1]["content"]).startswith("Puzzle (. = empty cell):")
+    ]
+
+
+def _logs(out: Path) -> list[Path]:
+    return sorted((out / "logs").rglob("*.jsonl"))
+
+
+def test_sudoku_plays_each_grid_twice_with_distinct_seeds_and_reports_the_spread(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model.state.answer = solves_on_odd_seeds
+    once, twice = tmp_path / "once", tmp_path / "twice"
+    assert _sudoku(model, tmp_path, once) == 0
+    first = _grid_requests(model)
+    assert len(first) == 6 and all("seed" not in body for body in first)  # as before
+    assert _sudoku(model, tmp_path, twice, "--repeats", "2") == 0
+    second = _grid_requests(model)[6:]
+    assert len(second) == 12
+    seeds = [body["seed"] for body in second]
+    assert seeds.count(1) == seeds.count(2) == 6
+    assert all(body["temperature"] == 0.7 for body in model.state.bodies)  # the registry's
+
+    logs = _logs(twice)
+    assert len(logs) == 2 * len(_logs(once)) == 12
+    for log in logs:
+        header = read_log(log).header
+        assert header["repeat"] == {"index": int(log.stem[1:]), "of": 2}
+    assert "repeat" not in read_log(_logs(once)[0]).header
+    assert all(report.ok for report in verify_paths([twice])), "every log verifies"
+    assert cli.main(["verify", str(twice)]) == 0
+    manifest = json.loads((twice / "manifest.json").read_text())
+    assert manifest["settings"]["repeats"] == 2 and manifest["games"] == 12
+    assert "repeats" not in json.loads((once / "manifest.json").read_text())["settings"]
+
+    (alone,) = json.loads((once / "report.json").read_text())["policies"]
+    (row,) = json.loads((twice / "report.json").read_text())["policies"]
+    block = row["repeats"]
+    assert block["perRepeat"] == [100.0, 0.0] and block["repeats"] == 2
+    assert row["score"] == block["mean"] == 50.0
+    assert row["ci95"] == block["ci95"]
+    assert block["withinSd"] > 0 and block["betweenSd"] == 0.0
+    width = row["ci95"][1] - row["ci95"][0]
+    assert width > alone["ci95"][1] - alone["ci95"][0] > 0
+    text = (twice / "report.md").read_text()
+    assert "mock: mean over 2 repeats 50.00" in text and "per repeat 100.00, 0.00" in text
+
+
+def test_a_killed_repeated_run_resumes_without_playing_anything_twice(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    model.kill_after(7)  # dies during the fourth grid's repeats
+    assert _sudoku(model, tmp_path, out, "--repeats", "2", "--max-consecutive-aborts", "1") != 0
+    kept = {log.relative_to(out): log.read_bytes() for log in _logs(out)}
+    assert 0 < len(kept) < 12
+    model.revive()
+    grids = len(_grid_requests(model))
+    assert _sudoku(model, tmp_path, out, "--repeats", "2") == 0
+    assert len(_grid_requests(model)) - grids == 12 - len(kept)  # none played twice
+    for path, data in kept.items():
+        assert (out / path).read_bytes() == data
+    assert len(_logs(out)) == 12
+    assert all(report.ok for report in verify_paths([out]))
+
+
+def test_a_resume_with_another_repeat_count_is_refused_in_one_line(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert _sudoku(model, tmp_path, out, "--repeats", "2") == 0
+    capsys.readouterr()
+    assert _sudoku(model, tmp_path, out, "--repeats", "3") == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "holds a run of --repeats 2, not 3" in line
+    assert _sudoku(model, tmp_path, out) == 2
+    assert "holds a run of --repeats 2, not 1" in capsys.readouterr().err
+
+
+def test_a_server_that_refuses_the_seed_stops_the_run_naming_the_setting(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model.state.refuse_seed = True
+    out = tmp_path / "run"
+    assert _sudoku(model, tmp_path, out, "--repeats", "2") == 1
+    err = capsys.readouterr().err
+    assert "refuses the request seed --repeats sends" in err
+    assert "set seed = false in the registry entry of mock" in err
+    assert not list((out / "results").rglob("*.json"))  # nothing counted, resumable
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted" and "seed = false" in manifest["stopReason"]
+
+
+def test_seed_false_samples_the_repeats_without_one(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model.state.refuse_seed = True
+    models = model.models_file(tmp_path, temperature=0.7, seed=False)
+    out = tmp_path / "run"
+    argv = ["sudoku", "--policy", "llm:mock", "--tiers", "1", "--models-file", str(models)]
+    assert cli.main([*argv, "--quiet", "--output-dir", str(out), "--repeats", "2"]) == 0
+    assert len(_grid_requests(model)) == 12
+    assert all("seed" not in body for body in model.state.bodies)
+    header = read_log(_logs(out)[0]).header
+    assert header["policy"]["runIdentity"]["requestSeed"] is False
+    assert header["repeat"] == {"index": 1, "of": 2}
+
+
+def test_repeats_out_of_range_are_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for bad in ("0", "101", "two"):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(["sudoku", "--policy", "solver", "--repeats", bad])
+        assert exit_info.value.code == 2
+        assert "--repeats" in capsys.readouterr().err
+
+
+def test_reply_for_is_the_default_answer() -> None:
+    assert reply_for("nothing") == "I cannot tell what you want."
