@@ -6,6 +6,7 @@ an interval that widens when repeats disagree, resume, verify, and the refusals.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -167,3 +168,66 @@ def test_repeats_out_of_range_are_refused_in_one_line(
 
 def test_reply_for_is_the_default_answer() -> None:
     assert reply_for("nothing") == "I cannot tell what you want."
+
+
+_TETRIS_ID = re.compile(r"^([A-Z]{2}): x=", re.MULTILINE)
+
+
+def middle_candidate_on_seed_2(prompt: str, body: dict[str, Any]) -> str | None:
+    """Repeat 2 (seed 2) places the middle candidate; anything else the first (the default)."""
+    ids = _TETRIS_ID.findall(prompt)
+    if not ids or body.get("seed") != 2:
+        return None
+    return json.dumps({"candidate": ids[len(ids) // 2], "hold": False, "risk": 0.5})
+
+
+def _tetris(model: Endpoint, tmp_path: Path, out: Path, *more: str) -> int:
+    models = model.models_file(tmp_path, temperature=1.0)
+    argv = ["tetris-bench", "--policy", "llm:mock", "--modes", "iq", "--models-file", str(models)]
+    return cli.main([*argv, "--quiet", "--output-dir", str(out), *more])
+
+
+def test_tetris_bench_plays_each_seed_twice_and_ranks_by_the_mean_over_repeats(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model.state.answer = middle_candidate_on_seed_2
+    out = tmp_path / "run"
+    assert _tetris(model, tmp_path, out, "--seeds", "2", "--repeats", "2") == 0
+    logs = _logs(out)
+    assert [log.relative_to(out / "logs").as_posix().split("/", 1)[1] for log in logs] == [
+        f"IQ/{seed}/r{r}.jsonl" for seed in ("seed-01", "seed-02") for r in (1, 2)
+    ]
+    scores: dict[int, list[int]] = {1: [], 2: []}
+    for log in logs:
+        contents = read_log(log)
+        index = int(log.stem[1:])
+        assert contents.header["repeat"] == {"index": index, "of": 2}
+        assert contents.result is not None
+        scores[index].append(contents.result["score"])
+    assert scores[1] != scores[2], "the two repeats played differently"
+    asked = [body.get("seed") for body in model.state.bodies if "candidate" in str(body)]
+    assert {1, 2} <= set(asked)
+    assert cli.main(["verify", str(out)]) == 0
+
+    (row,) = json.loads((out / "leaderboard.json").read_text())["rows"]
+    block = row["repeats"]
+    per_repeat = [sum(scores[r]) / 2 for r in (1, 2)]
+    assert block["perRepeat"] == per_repeat
+    assert row["score"] == pytest.approx(block["mean"]) == pytest.approx(sum(per_repeat) / 2)
+    assert block["ci95"][0] < block["mean"] < block["ci95"][1]
+    assert block["withinSd"] > 0
+    pairs = zip(scores[1], scores[2], strict=True)
+    seeds = {s: (a + b) / 2 for s, (a, b) in zip(("seed-01", "seed-02"), pairs, strict=True)}
+    assert row["seedScores"] == pytest.approx(seeds)
+    table = (out / "leaderboard.md").read_text()
+    assert "(2 repeats)" in table and "mock: mean over 2 repeats" in table
+
+
+def test_official_tetris_bench_refuses_repeats_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tetris-bench", "--policy", "random", "--official", "--repeats", "2"]
+    assert cli.main([*argv, "--output-dir", str(tmp_path / "run")]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "--official plays each public seed once" in line and "drop --repeats" in line
+    assert not (tmp_path / "run").exists()
