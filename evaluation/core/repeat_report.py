@@ -10,7 +10,7 @@ alone moves a unit's score) and between units' means (`betweenSd`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evaluation.core.stats import repeated_bootstrap
@@ -23,12 +23,14 @@ def repeat_block(
     per_repeat: Sequence[float],
     *,
     strata: Sequence[str] | None = None,
+    weights: Mapping[str, float] | None = None,
     unit: str = "seed",
 ) -> dict[str, Any]:
     """The `repeats` block of a policy's report: `samples[u]` is unit u's score in each repeat,
     `per_repeat[r]` the benchmark's headline over repeat r + 1 alone, `strata` (optional) the
-    group of each unit whose means weigh the same (Sudoku's tiers)."""
-    got = repeated_bootstrap(samples, strata=strata)
+    group of each unit whose means weigh the same (Sudoku's tiers), or as `weights` says (the
+    arena's categories)."""
+    got = repeated_bootstrap(samples, strata=strata, weights=weights)
     return {
         "repeats": len(per_repeat),
         "unit": unit,

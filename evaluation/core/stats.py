@@ -99,6 +99,7 @@ def repeated_bootstrap(
     confidence: float = 0.95,
     *,
     strata: Sequence[str] | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> RepeatedMean:
     """Mean and two-level bootstrap percentile interval of scores over units x repeats.
 
@@ -106,7 +107,9 @@ def repeated_bootstrap(
     draws units with replacement (within each stratum when `strata` labels them) and then, for
     every drawn unit, its repeats with replacement; the statistic is the mean over strata of the
     mean over a stratum's units of each unit's mean over repeats (without strata: the mean of
-    the units' means). Resampling the repeats as well as the units puts the spread between
+    the units' means); `weights` (stratum -> weight) makes it the weighted sum over strata
+    divided by the sum of every weight given (a weighted category with no unit counts as 0, as
+    in the arena's score). Resampling the repeats as well as the units puts the spread between
     samples into the interval even when it moves every unit the same way (a model that is good
     in one sample and bad in the next, on every seed: the units' means then agree and a
     one-level bootstrap would see no spread at all). The interval is conservative: the units'
@@ -127,6 +130,7 @@ def repeated_bootstrap(
     groups: dict[str, list[int]] = {}
     for index, label in enumerate(labels):
         groups.setdefault(label, []).append(index)
+    share = _stratum_shares(list(groups), weights)
     rng = np.random.Generator(np.random.PCG64(seed))
     per_group = np.zeros((replicates, len(groups)))
     for g, members in enumerate(groups.values()):
@@ -140,9 +144,9 @@ def repeated_bootstrap(
             inner = rng.integers(0, row.size, size=(rows.size, row.size))
             np.add.at(sums, rows, row[inner].mean(axis=1))
         per_group[:, g] = sums / len(members)
-    stats = per_group.mean(axis=1)
+    stats = per_group @ share
     means = np.asarray([row.mean() for row in units])
-    mean = float(np.mean([means[members].mean() for members in groups.values()]))
+    mean = float(np.asarray([means[members].mean() for members in groups.values()]) @ share)
     alpha = 1.0 - confidence
     low, high = np.percentile(stats, [100.0 * alpha / 2.0, 100.0 * (1.0 - alpha / 2.0)])
     return RepeatedMean(
@@ -154,6 +158,20 @@ def repeated_bootstrap(
         within_sd=_pooled_within_sd(units),
         between_sd=float(means.std(ddof=1)) if means.size > 1 else None,
     )
+
+
+def _stratum_shares(names: Sequence[str], weights: Mapping[str, float] | None) -> FloatArray:
+    """Each stratum's share of the statistic: equal without weights, else its weight over the
+    sum of every weight given (ValueError: a stratum without a weight, a weight below 0)."""
+    if weights is None:
+        return np.full(len(names), 1.0 / len(names))
+    missing = [name for name in names if name not in weights]
+    if missing:
+        raise ValueError(f"weights must name every stratum; missing {missing[:3]}")
+    values = _finite_array(weights.values(), "weights")
+    if np.any(values < 0) or values.sum() <= 0:
+        raise ValueError("weights must be >= 0 with a positive sum")
+    return np.asarray([float(weights[name]) for name in names]) / float(values.sum())
 
 
 def _pooled_within_sd(units: Sequence[FloatArray]) -> float | None:

@@ -231,3 +231,40 @@ def test_official_tetris_bench_refuses_repeats_in_one_line(
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "--official plays each public seed once" in line and "drop --repeats" in line
     assert not (tmp_path / "run").exists()
+
+
+def first_or_last_square_by_seed(prompt: str, body: dict[str, Any]) -> str | None:
+    """Repeat 2 (seed 2) plays the last empty square; anything else the first (the default)."""
+    lines = prompt.splitlines()
+    if body.get("seed") != 2 or not lines or not lines[0].strip().isdigit():
+        return None
+    size = int(lines[0])
+    empty = [
+        (r, c) for r, row in enumerate(lines[2 : 2 + size]) for c, ch in enumerate(row) if ch == "."
+    ]
+    return f"<move>{empty[-1][0]} {empty[-1][1]}</move>" if empty else None
+
+
+def test_the_arena_plays_every_item_twice_and_reports_the_mean_over_repeats(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model.state.answer = first_or_last_square_by_seed
+    models = model.models_file(tmp_path, temperature=0.7)
+    out, once = tmp_path / "run", tmp_path / "once"
+    argv = ["ttt-arena", "--policy", "llm:mock", "--models-file", str(models), "--quiet"]
+    assert cli.main([*argv, "--output-dir", str(once)]) == 0
+    assert cli.main([*argv, "--output-dir", str(out), "--repeats", "2"]) == 0
+    assert len(_logs(out)) == 2 * len(_logs(once)) == 2 * 212
+    headers = [read_log(log).header["repeat"] for log in _logs(out)]
+    assert [h["index"] for h in headers].count(2) == 212 and {h["of"] for h in headers} == {2}
+    assert all(report.ok for report in verify_paths([out]))
+
+    (alone,) = json.loads((once / "report.json").read_text())["reports"]
+    (report,) = json.loads((out / "report.json").read_text())["reports"]
+    block = report["repeats"]
+    assert block["perRepeat"][0] == alone["score"]  # repeat 1 answers as a one-repeat run
+    assert block["perRepeat"][0] != block["perRepeat"][1]
+    assert block["mean"] == pytest.approx(sum(block["perRepeat"]) / 2, abs=0.1)
+    assert report["score"] == pytest.approx(block["mean"], abs=0.05)
+    assert block["ci95"][0] < block["mean"] < block["ci95"][1]
+    assert "mean over 2 repeats" in (out / "report.txt").read_text()

@@ -23,6 +23,22 @@ def test_strata_weigh_each_stratum_once() -> None:
     assert got.mean == pytest.approx((5.0 + 4.0) / 2)
 
 
+def test_weights_weigh_strata_over_the_sum_of_every_weight() -> None:
+    """The arena's rule: weight 1 on a (mean 5), 3 on b (mean 4), 4 on c with no unit (0)."""
+    got = repeated_bootstrap(
+        [[0.0], [10.0], [4.0]],
+        replicates=50,
+        strata=["a", "a", "b"],
+        weights={"a": 1, "b": 3, "c": 4},
+    )
+    assert got.mean == pytest.approx((1 * 5.0 + 3 * 4.0) / 8)
+    assert got.low <= got.mean <= got.high
+    with pytest.raises(ValueError, match="every stratum"):
+        repeated_bootstrap([[1.0]], strata=["a"], weights={"b": 1.0})
+    with pytest.raises(ValueError, match="positive sum"):
+        repeated_bootstrap([[1.0]], strata=["a"], weights={"a": 0.0})
+
+
 def test_spreads_by_hand() -> None:
     got = repeated_bootstrap([[1.0, 3.0], [5.0, 5.0]], replicates=10)
     # within: ((1-2)^2 + (3-2)^2 + 0 + 0) / (1 + 1) = 1; between: sd of 2 and 5
