@@ -268,3 +268,30 @@ def test_the_arena_plays_every_item_twice_and_reports_the_mean_over_repeats(
     assert report["score"] == pytest.approx(block["mean"], abs=0.05)
     assert block["ci95"][0] < block["mean"] < block["ci95"][1]
     assert "mean over 2 repeats" in (out / "report.txt").read_text()
+
+
+def test_the_suite_passes_repeats_on_and_says_so_in_the_scorecard(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model.state.answer = solves_on_odd_seeds
+    models = model.models_file(tmp_path, temperature=0.7)
+    run = tmp_path / "suite"
+    argv = ["suite", "--policy", "llm:mock", "--models-file", str(models), "--quiet"]
+    argv += ["--benchmarks", "sudoku", "--output-dir", str(run)]
+    assert cli.main([*argv, "--repeats", "2"]) == 0
+    card = json.loads((run / "scorecard.json").read_text())
+    (bench,) = card["benchmarks"]
+    assert bench["repeats"] == 2
+    part = json.loads((run / "sudoku" / "manifest.json").read_text())
+    assert part["settings"]["repeats"] == 2
+    (headline,) = card["rows"][0]["cells"]["sudoku"]["headlines"]
+    report = json.loads((run / "sudoku" / "report.json").read_text())
+    mine = next(r for r in report["policies"] if r["policy"] == "mock")
+    assert headline["value"] == pytest.approx(mine["repeats"]["mean"]) == 50.0
+    assert [headline["low95"], headline["high95"]] == mine["repeats"]["ci95"]
+    assert "Each game played 2 times" in (run / "scorecard.md").read_text()
+    assert cli.main(["verify", str(run)]) == 0
+    capsys.readouterr()
+    assert cli.main(argv) == 2  # the same suite resumed without --repeats 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "holds a run of --repeats 2, not 1" in line
