@@ -6,7 +6,12 @@ an interval that widens when repeats disagree, resume, verify, and the refusals.
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,8 @@ from evaluation import cli
 from evaluation.core.eventlog import read_log
 from evaluation.core.verify import verify_paths
 from tests.evaluation.model_server import Endpoint, endpoint, reply_for
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -295,3 +302,68 @@ def test_the_suite_passes_repeats_on_and_says_so_in_the_scorecard(
     assert cli.main(argv) == 2  # the same suite resumed without --repeats 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "holds a run of --repeats 2, not 1" in line
+
+
+def test_a_repeated_run_killed_with_sigkill_resumes_without_playing_anything_twice(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def slowly(prompt: str, body: dict[str, Any]) -> str | None:
+        time.sleep(0.15)  # room to kill the run between two grids
+        return solves_on_odd_seeds(prompt, body)
+
+    model.state.answer = slowly
+    models = model.models_file(tmp_path, temperature=0.7)
+    out = tmp_path / "run"
+    argv = ["sudoku", "--policy", "llm:mock", "--tiers", "1,2", "--models-file", str(models)]
+    argv += ["--quiet", "--output-dir", str(out), "--repeats", "2"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "evaluation.cli", *argv],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while child.poll() is None and len(list((out / "results").rglob("*.json"))) < 7:
+            assert time.monotonic() < deadline, "the run never got going"
+            time.sleep(0.02)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    assert child.returncode == -signal.SIGKILL, "the run finished before it could be killed"
+    kept = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (out / "results").rglob("*.json")}
+    assert 7 <= len(kept) < 24
+
+    asked = len(_grid_requests(model))
+    assert cli.main(argv) == 0
+    for path, stamp in kept.items():  # every repeat finished before the kill was kept as it was
+        assert (path.stat().st_ino, path.stat().st_mtime_ns) == stamp, path
+    assert len(_grid_requests(model)) - asked == 24 - len(kept)  # nothing finished played again
+    assert len(_logs(out)) == 24 and len(list((out / "results").rglob("*.json"))) == 24
+    assert cli.main(["verify", str(out)]) == 0
+    (row,) = json.loads((out / "report.json").read_text())["policies"]
+    assert row["repeats"]["perRepeat"] == [100.0, 0.0]
+
+
+def test_a_retry_in_a_repeat_is_another_sample_with_its_own_seed(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Sudoku asks again after a reply with no grid: the retry of repeat 1 is seed 1001."""
+
+    def unreadable_first(prompt: str, body: dict[str, Any]) -> str | None:
+        if not prompt.startswith("Puzzle (. = empty cell):"):
+            return None
+        if body.get("seed") == 1:
+            return "no grid here"
+        return solves_on_odd_seeds(prompt, {**body, "seed": 1 if body.get("seed") == 1001 else 2})
+
+    model.state.answer = unreadable_first
+    out = tmp_path / "run"
+    assert _sudoku(model, tmp_path, out, "--repeats", "2") == 0
+    seeds = [body["seed"] for body in _grid_requests(model)]
+    assert sorted(seeds) == sorted([1, 1001, 2] * 6)
+    (row,) = json.loads((out / "report.json").read_text())["policies"]
+    assert row["repeats"]["perRepeat"] == [100.0, 0.0]  # repeat 1 solved every grid on its retry
