@@ -367,3 +367,23 @@ def test_a_retry_in_a_repeat_is_another_sample_with_its_own_seed(
     assert sorted(seeds) == sorted([1, 1001, 2] * 6)
     (row,) = json.loads((out / "report.json").read_text())["policies"]
     assert row["repeats"]["perRepeat"] == [100.0, 0.0]  # repeat 1 solved every grid on its retry
+
+
+def test_verify_refuses_a_repeat_log_moved_to_another_repeats_place(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert _sudoku(model, tmp_path, out, "--repeats", "2") == 0
+    first, second = _logs(out)[:2]
+    assert (first.name, second.name) == ("r1.jsonl", "r2.jsonl")
+    second.write_bytes(first.read_bytes())  # both repeats of the grid now hold repeat 1
+    result = out / "results" / second.relative_to(out / "logs").with_suffix(".json")
+    result.write_bytes(result.with_name("r1.json").read_bytes())
+    bad = [report for report in verify_paths([out]) if not report.ok]
+    assert [Path(report.path).name for report in bad] == ["r2.jsonl"]
+    assert "names repeat 1 but is r2.jsonl" in bad[0].message
+    manifest = out / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["settings"]["repeats"] = 3
+    manifest.write_text(json.dumps(data))
+    assert not any(report.ok for report in verify_paths([out]))
