@@ -13,7 +13,7 @@ from typing import Any
 from evaluation.core.cli_options import add_quiet_option, progress_printer
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
-from evaluation.site.inputs import sub_folders
+from evaluation.site.inputs import refuse_repeated, sub_folders
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 RESULTS = REPOSITORY / "docs" / "results"
@@ -58,6 +58,7 @@ def build_site(
     for path in paths:
         if not path.exists():
             raise SiteError(f"input {path} does not exist")
+        refuse_repeated(path)
     site = SiteBuild(output, inputs=[_shown(p) for p in paths])
     claimed: set[Path] = set()
     for benchmark in benchmarks():

@@ -387,3 +387,18 @@ def test_verify_refuses_a_repeat_log_moved_to_another_repeats_place(
     data["settings"]["repeats"] = 3
     manifest.write_text(json.dumps(data))
     assert not any(report.ok for report in verify_paths([out]))
+
+
+def test_the_site_refuses_a_repeated_run_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "runs" / "sudoku"
+    argv = ["sudoku", "--policy", "singles", "--tiers", "1", "--quiet", "--repeats", "2"]
+    assert cli.main([*argv, "--output-dir", str(run)]) == 0
+    assert len(_logs(run)) == 12
+    capsys.readouterr()
+    for given in (run, run.parent):  # the run, or a folder of runs holding it
+        assert cli.main(["site", str(given), "--output", str(tmp_path / "site")]) == 2
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert "was played with --repeats 2" in line and "Traceback" not in line
+    assert not (tmp_path / "site").exists()
