@@ -55,7 +55,7 @@ def add_parser(sub: Any) -> None:
     add_repeats_option(
         parser,
         note="; passed on to tetris-bench (quick budget only: the official protocol plays "
-        "each seed once), sudoku and ttt-arena; narcade and chess-ladder play each game once",
+        "each seed once), sudoku, ttt-arena and narcade; chess-ladder plays each game once",
     )
     add_model_options(parser)
     add_executor_options(parser)

@@ -402,3 +402,51 @@ def test_the_site_refuses_a_repeated_run_in_one_line(
         (line,) = capsys.readouterr().err.strip().splitlines()
         assert "was played with --repeats 2" in line and "Traceback" not in line
     assert not (tmp_path / "site").exists()
+
+
+_ACTIONS = re.compile(r"^Actions: (\[.*\])$", re.MULTILINE)
+
+
+def last_action_on_seed_2(prompt: str, body: dict[str, Any]) -> str | None:
+    """Repeat 2 (seed 2) takes the last action offered; anything else the first (the default)."""
+    offered = _ACTIONS.search(prompt)
+    if not offered or body.get("seed") != 2:
+        return None
+    return json.dumps({"action": json.loads(offered.group(1))[-1]})
+
+
+def test_narcade_plays_each_episode_twice_and_resumes_with_nothing_to_play(
+    model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model.state.answer = last_action_on_seed_2
+    models = model.models_file(tmp_path, temperature=0.7)
+    out = tmp_path / "run"
+    argv = ["narcade", "--policy", "llm:mock", "--games", "snake", "--mode", "lockstep"]
+    argv += ["--episodes", "2", "--max-decisions", "60", "--models-file", str(models)]
+    argv += ["--in-process", "--quiet", "--output-dir", str(out), "--repeats", "2"]
+    assert cli.main(argv) == 0
+    logs = _logs(out)
+    assert [log.relative_to(out / "logs").as_posix().split("/", 1)[1] for log in logs] == [
+        f"snake/{seed}/r{r}.jsonl" for seed in (100, 101) for r in (1, 2)
+    ]
+    for log in logs:
+        assert read_log(log).header["repeat"] == {"index": int(log.stem[1:]), "of": 2}
+    seeds = {body.get("seed") for body in model.state.bodies if "Actions:" in str(body)}
+    assert seeds == {1, 2}
+    assert cli.main(["verify", str(out)]) == 0
+    (result,) = (out / "results").glob("*/snake.json")
+    data = json.loads(result.read_text())
+    assert [(e["seed"], e["repeat"]) for e in data["episodes"]] == [
+        (100, 1),
+        (100, 2),
+        (101, 1),
+        (101, 2),
+    ]
+    block = data["summary"]["repeats"]
+    assert block["repeats"] == 2 and block["units"] == 2
+    assert data["summary"]["meanScore"] == pytest.approx(block["mean"])
+    assert "mean over 2 repeats" in capsys.readouterr().out
+    asked = model.state.completions
+    assert cli.main([*argv, "--resume"]) == 0
+    assert model.state.completions == asked  # the resume has nothing left to play
+    assert len(_logs(out)) == 4
