@@ -120,14 +120,22 @@ def failure_stop(streak: int, key: Key, saved: Mapping[str, Any]) -> str | None:
 
 def _earlier_identity(settings: Settings, out: str, key: Key) -> dict[str, Any]:
     """Who played the game's other finished episodes (their records: each one was verified
-    when it was kept, or saved by this run); empty when none is finished."""
+    when it was kept, or saved by this run; in a run of several repeats, every other repeat's
+    too); empty when none is finished."""
     folder = RunDir(out, BENCHMARK_ID, {}).game(*key).result.parent
-    names = {f"{seed}.json" for seed in settings.seeds if str(seed) != key[2]}
-    try:
-        found = sorted(entry.name for entry in os.scandir(folder) if entry.name in names)
-    except OSError:
-        return {}
-    for name in found:
+    repeat = repeats.current()
+    if repeat is None:
+        names = [f"{seed}.json" for seed in settings.seeds if str(seed) != key[2]]
+    else:
+        names = [
+            f"{seed}/{repeats.part(i)}.json"
+            for seed in settings.seeds
+            for i in range(1, repeat.of + 1)
+            if (str(seed), i) != (key[2], repeat.index)
+        ]
+    for name in names:
+        if not os.path.isfile(folder / name):
+            continue
         try:
             record = read_json(inside_root(out, folder / name))
         except (OSError, ValueError, RunDirError):
