@@ -90,11 +90,13 @@ class ChatPolicy(PolicyIdentity):
 
     def set_repeat(self, index: int | None) -> None:
         """Play repeat `index` of a game (`--repeats`; None: the only play): the requests then
-        carry that repeat's seed when the server takes one. A new game: its first request is
-        a first attempt, even when the previous game (the repeat before) asked the same."""
+        carry that repeat's seed when the server takes one. A repeat starts afresh: its first
+        request is a first attempt, even when the game before (the repeat before) asked the
+        same (a run of one repeat counts attempts as it always did)."""
         with self._attempt_lock:
             self.repeat = index
-            self._attempt, self._last_body = 0, None
+            if index is not None:
+                self._attempt, self._last_body = 0, None
 
     def request_seed(self, attempt: int) -> int | None:
         """The `seed` sent with this attempt at a request (None: none is sent)."""
