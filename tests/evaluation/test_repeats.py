@@ -450,3 +450,13 @@ def test_narcade_plays_each_episode_twice_and_resumes_with_nothing_to_play(
     assert cli.main([*argv, "--resume"]) == 0
     assert model.state.completions == asked  # the resume has nothing left to play
     assert len(_logs(out)) == 4
+
+
+def test_the_chess_ladder_refuses_repeats_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["chess-ladder", "--policy", "random", "--repeats", "2"]
+    assert cli.main([*argv, "--output-dir", str(tmp_path / "run")]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "--repeats is not offered" in line
+    assert not (tmp_path / "run").exists()
