@@ -16,7 +16,8 @@ Format (`logVersion` 2), one JSON object per line:
 
 - `{"type": "header", "logVersion": 2, "benchmark", "versions": {...}, "seed", "policy": {slug,
   name, kind, ...}, "settings": {...}, "packageVersion"}`: `benchmark` picks the replayer;
-  `versions` hold the rule and protocol versions the game was played under;
+  `versions` hold the rule and protocol versions the game was played under; a game played as
+  one of several repeats (`--repeats`) adds `"repeat": {"index", "of"}`;
 - `{"type": "decision", "n", "call": {status, answer, error, elapsedMs, usage?}, ...}` per
   decision, the rest of the fields the benchmark's own;
 - `{"type": "result", "endReason", ...}` once, last. `endReason` "interrupted", "aborted" or
@@ -46,6 +47,7 @@ from pydantic import BaseModel
 
 import arcade_gym
 from arcade_gym.core.wire import WireModel
+from evaluation.core import repeats
 from evaluation.core.untrusted_json import loads as bounded_loads
 
 LOG_VERSION = 2
@@ -228,13 +230,17 @@ def header_event(
     settings: Mapping[str, Any],
 ) -> dict[str, Any]:
     """The first line of a log: which benchmark, under which versions, what was played by whom
-    (no time of day: the same game gives the same bytes; times go to results and manifests)."""
+    (no time of day: the same game gives the same bytes; times go to results and manifests).
+    A game played as one repeat of several (`--repeats`, `evaluation/core/repeats.py`) also says
+    which: `"repeat": {"index", "of"}` after the seed."""
+    repeat = repeats.current()
     return {
         "type": "header",
         "logVersion": LOG_VERSION,
         "benchmark": benchmark,
         "versions": dict(versions),
         "seed": seed,
+        **({"repeat": repeat.to_json()} if repeat is not None else {}),
         "policy": to_jsonable(dict(policy)),
         "settings": to_jsonable(dict(settings)),
         "packageVersion": arcade_gym.__version__,

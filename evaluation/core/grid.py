@@ -20,6 +20,12 @@ its policy's run (NARCADE: a failure streak; a kept game counts too, so a resume
 Its games not started yet are skipped and stay missing (`GridRun.stopped`). Games in flight finish;
 under Ray, games already handed to other workers may still play.
 
+Repeats (`--repeats K`, `evaluation/core/repeats.py`): a `RunDir` of K > 1 repeats gives the
+grid a repeat axis: every key the benchmark gives is played K times under the key followed by
+`r1` .. `rK` (the keys of `GridRun`, the manifest and the hooks), while `play` receives the
+benchmark's own key; the game's log header says which repeat it is, and a policy with
+`set_repeat(index)` is told before each game.
+
 Hooks: `on_start(run)` sees the kept games before anything plays, `on_result(key, saved)` each game
 as it is saved, `manifest()` adds the benchmark's own fields to every manifest written.
 
@@ -38,9 +44,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluation.core import repeats
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.errors import PolicyStoppedError, PolicyUnusableError
 from evaluation.core.executor import Executor, ExecutorError, LocalExecutor
+from evaluation.core.repeats import Repeat
 from evaluation.core.rundir import GameFiles, RunDir, set_aside
 from evaluation.core.verify import verify_log
 from policies.specs import SpecOptions, make_policy
@@ -156,6 +164,9 @@ class _Task:
     files: GameFiles
     run: str
     stops: Stops | None = None
+    game: Key = ()
+    """The benchmark's own key (`key` without its repeat part)."""
+    repeat: Repeat | None = None
 
 
 def _stop(run: str, spec: str, why: str) -> None:
@@ -173,7 +184,9 @@ def _play_one(task: _Task) -> tuple[str, Any]:
     try:
         policy = task.pool.for_game(task.key)
         log.parent.mkdir(parents=True, exist_ok=True)
-        saved = task.play(policy, task.key, log)
+        repeats.tell_policy(policy, task.repeat)
+        with repeats.playing(task.repeat):
+            saved = task.play(policy, task.game or task.key, log)
     except GameAbortedError as abort:
         set_aside(log, "aborted")
         return "aborted", abort.reason
@@ -249,6 +262,7 @@ def play_grid(
     (a policy stopped) or `complete`.
     """
     t0 = time.perf_counter()
+    keys = repeats.expand(keys, run_dir.repeats)
     executor = executor or LocalExecutor()
     if pool.meter is not None and executor.name != "local":
         raise ExecutorError("--max-cost-usd needs --executor local: the cost meter is per process")
@@ -310,7 +324,7 @@ def play_grid(
             on_result(key, value)
 
     todo = [
-        _Task(pool, play, key, files[key], token, stops)
+        _Task(pool, play, key, files[key], token, stops, *repeats.split(key, run_dir.repeats))
         for key in keys
         if key not in run.finished and key[0] not in run.stopped
     ]

@@ -33,6 +33,7 @@ from typing import Any
 
 from evaluation.core.errors import RunError
 from evaluation.core.eventlog import utc_now_iso
+from evaluation.core.repeats import check_repeats
 from evaluation.core.untrusted_json import read_json
 
 MANIFEST = "manifest.json"
@@ -196,12 +197,17 @@ class GameFiles:
 
 class RunDir:
     """The output directory of one run of `benchmark` with `settings` (what makes runs
-    comparable: a resume must match them exactly)."""
+    comparable: a resume must match them exactly), each game played `repeats` times
+    (`evaluation/core/repeats.py`; more than one is recorded in the settings as `repeats`)."""
 
-    def __init__(self, path: str | Path, benchmark: str, settings: Mapping[str, Any]) -> None:
+    def __init__(
+        self, path: str | Path, benchmark: str, settings: Mapping[str, Any], *, repeats: int = 1
+    ) -> None:
         self.path = Path(path)
         self.benchmark = benchmark
-        self.settings = json.loads(json.dumps(dict(settings)))  # as it reads back from disk
+        self.repeats = check_repeats(repeats)
+        more = {"repeats": repeats} if repeats > 1 else {}
+        self.settings = json.loads(json.dumps({**settings, **more}))  # as it reads back from disk
         self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._policies: dict[str, Any] = {}
         self.earlier: dict[str, Any] = {}
@@ -244,6 +250,7 @@ class RunDir:
                     f"{self.path} holds a run of another benchmark; choose a new --output-dir"
                 )
             self.earlier = manifest
+            self._check_repeats(manifest.get("settings"))
             changed = _differences(manifest.get("settings") or {}, self.settings)
             if changed:
                 raise RunDirError(
@@ -260,6 +267,16 @@ class RunDir:
                 f"cannot write to {self.path} ({reason}); choose a writable --output-dir"
             ) from None
         return resuming
+
+    def _check_repeats(self, earlier: Any) -> None:
+        """Refuse, in one line naming both counts, to resume a run with another `--repeats`:
+        its games and files are another grid (a run of one repeat records none)."""
+        recorded = earlier.get("repeats", 1) if isinstance(earlier, Mapping) else 1
+        if recorded != self.repeats:
+            raise RunDirError(
+                f"{self.path} holds a run of --repeats {recorded}, not {self.repeats}; repeat "
+                f"--repeats {recorded} to resume it, or choose a new --output-dir"
+            )
 
     def check_policies(self, policies: Mapping[str, Mapping[str, Any]]) -> None:
         """Refuse to resume with a policy whose settings changed (the model, its endpoint host,

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from evaluation.core import repeats
 from evaluation.core.episode import (
     INCOMPLETE_ENDS,
     Call,
@@ -234,6 +235,9 @@ def _run_files_disagree(path: Path, report: VerifyReport) -> str | None:
     logged_as = header.get("benchmark")
     if logged_as is not None and manifest.get("benchmark") != logged_as:
         return f"{MANIFEST} is a run of {manifest.get('benchmark')!r}, the log of {logged_as!r}"
+    repeat = _repeat_disagrees(header, manifest, below)
+    if repeat is not None:
+        return repeat
     result_file = root / "results" / below.with_suffix(".json")
     if not result_file.exists() and not result_file.is_symlink():
         return None
@@ -252,6 +256,25 @@ def _run_files_disagree(path: Path, report: VerifyReport) -> str | None:
     for key, value in expected.items():
         if key in saved and saved[key] != value:
             return f"its result file says {key} {saved[key]!r}, the log {value!r}"
+    return None
+
+
+def _repeat_disagrees(
+    header: Mapping[str, Any], manifest: Mapping[str, Any], below: Path
+) -> str | None:
+    """Why the header's `repeat` (`--repeats`, `evaluation/core/repeats.py`) contradicts the run:
+    its count must be the manifest's `repeats` (1 when absent: no header field then) and its
+    index the log's own file name (`r2.jsonl`)."""
+    settings = manifest.get("settings") if isinstance(manifest.get("settings"), Mapping) else {}
+    runs = (settings or {}).get("repeats", 1)
+    repeat = header.get("repeat")
+    if repeat is None:
+        return None if runs == 1 else f"{MANIFEST} plays {runs} repeats, the log names none"
+    if not isinstance(repeat, Mapping) or repeat.get("of") != runs:
+        return f"the log names repeat {repeat!r}, {MANIFEST} plays {runs} repeat(s)"
+    index = repeat.get("index")
+    if not isinstance(index, int) or isinstance(index, bool) or below.stem != repeats.part(index):
+        return f"the log names repeat {index!r} but is {below.name}"
     return None
 
 

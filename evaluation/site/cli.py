@@ -14,7 +14,7 @@ from typing import Any
 from evaluation.core.cli_options import add_quiet_option, progress_printer
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
-from evaluation.site.inputs import sub_folders
+from evaluation.site.inputs import refuse_repeated, sub_folders
 from evaluation.site.play_runs import add_play_pages, play_runs
 from evaluation.site.replay_index import IndexedBuild
 
@@ -61,6 +61,7 @@ def build_site(
     for path in paths:
         if not path.exists():
             raise SiteError(f"input {path} does not exist")
+        refuse_repeated(path)
     from evaluation.suite import site_inputs, site_pages
 
     suites, expanded = site_inputs.split_inputs(paths)

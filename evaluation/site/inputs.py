@@ -79,6 +79,32 @@ def runs_among(
     return used, runs
 
 
+def refuse_repeated(path: Path) -> None:
+    """Refuse (`SiteError`, one line) an input that is, or directly holds, a run played several
+    times per game (`--repeats`, recorded as `settings.repeats` in its manifest): the pages show
+    one game per seed, grid or item, and would mix the repeats."""
+    from evaluation.site.build import SiteError
+
+    path = Path(path)
+    if not path.is_dir():
+        return
+    for run in [path, *sub_folders(path)]:
+        manifest = run / MANIFEST
+        if not manifest.is_file() or manifest.is_symlink():
+            continue
+        try:
+            data = read_json(manifest)
+        except (OSError, ValueError):
+            continue
+        settings = data.get("settings") if isinstance(data, dict) else None
+        count = settings.get("repeats", 1) if isinstance(settings, dict) else 1
+        if count != 1:
+            raise SiteError(
+                f"{run} was played with --repeats {count}; the site shows runs of one game per "
+                "seed: give a run without --repeats (its own report shows the repeats)"
+            )
+
+
 def read_input(path: Path) -> Any:
     """A JSON file of a site input, read within `read_json`'s bounds; one `SiteError` line naming
     the file when it is unreadable, too large or nested too deeply (inputs are untrusted)."""

@@ -16,6 +16,7 @@ from evaluation.core.cli_options import (
     progress_printer,
 )
 from evaluation.core.executor import add_executor_options
+from evaluation.core.repeats import add_repeats_option
 
 DESCRIPTION = (
     "Play each policy through every benchmark that has a route for it, each under its own "
@@ -51,6 +52,11 @@ def add_parser(sub: Any) -> None:
         "empty, or hold this same suite to resume it",
     )
     add_resume_option(parser)
+    add_repeats_option(
+        parser,
+        note="; passed on to tetris-bench (quick budget only: the official protocol plays "
+        "each seed once), sudoku, ttt-arena and narcade; chess-ladder plays each game once",
+    )
     add_model_options(parser)
     add_executor_options(parser)
     add_quiet_option(parser, "progress lines")
@@ -103,7 +109,10 @@ def cmd_suite(args: argparse.Namespace) -> int:
         if cap is not None and args.executor != "local":
             raise RunError("--max-cost-usd needs --executor local: the cost meter is per process")
         settings = SuiteSettings(
-            tuple(policies), args.budget, tuple(b.name for b in choose(args.benchmarks))
+            tuple(policies),
+            args.budget,
+            tuple(b.name for b in choose(args.benchmarks)),
+            repeats=args.repeats,
         )
         model_args, run_args = _passed_on(args)
         outcome = run_suite(

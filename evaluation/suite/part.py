@@ -45,6 +45,8 @@ class SuiteRequest:
     """What is left of the suite's cap for this benchmark (None: no cap)."""
     argv: tuple[str, ...] | None = None
     """The suite's own command line (what a sub-run names when it says how to resume)."""
+    repeats: int = 1
+    """`--repeats K`: passed on to the benchmarks that take it (`sub_argv(repeats=True)`)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,9 @@ class Part:
     stop_reason: str | None = None
     references: dict[str, dict[str, float]] = field(default_factory=dict)
     """Per headline label: the `random` and `strongest` reference values this run measured."""
+    repeats: int = 1
+    """How many times each game was played (`--repeats`; 1 where the benchmark or its
+    official protocol plays each game once)."""
 
 
 def route(spec: str, games: Sequence[str], heuristic: str) -> tuple[str | None, str]:
@@ -147,11 +152,15 @@ def sub_argv(
     budget_args: Sequence[str],
     *,
     models: bool = True,
+    repeats: bool = False,
 ) -> list[str]:
     """The benchmark's command line for `request`: its own flags for the budget, the policies,
-    the suite's model and run options, the remaining cap, `--quiet`."""
+    the suite's model and run options, the remaining cap, `--quiet`, and `--repeats` for a
+    benchmark that takes it (`repeats`)."""
     argv = [command, *(w for spec in dict.fromkeys(specs) for w in ("--policy", spec))]
     argv += ["--output-dir", str(request.output_dir), *budget_args, *request.run_args]
+    if repeats and request.repeats > 1:
+        argv += ["--repeats", str(request.repeats)]
     if models:
         argv += request.model_args
         if request.max_cost_usd is not None:

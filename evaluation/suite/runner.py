@@ -39,6 +39,8 @@ class SuiteSettings:
     policies: tuple[str, ...]
     budget: str
     benchmarks: tuple[str, ...]
+    repeats: int = 1
+    """`--repeats K` (the run directory records it when more than one)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,7 +103,7 @@ def run_suite(
     if settings.budget not in BUDGETS:
         raise RunError(f"--budget must be one of {', '.join(BUDGETS)}, got {settings.budget!r}")
     chosen = choose(",".join(settings.benchmarks))
-    run_dir = RunDir(output_dir, SUITE_ID, settings.to_dict())
+    run_dir = RunDir(output_dir, SUITE_ID, settings.to_dict(), repeats=settings.repeats)
     try:
         run_dir.prepare(resume=None)
     except RunDirError as error:
@@ -153,6 +155,7 @@ def run_suite(
             run_args=tuple(run_args),
             max_cost_usd=remaining,
             argv=None if argv is None else tuple(argv),
+            repeats=settings.repeats,
         )
         say(f"suite [{index}/{len(chosen)}] {benchmark.name}: {settings.budget} run starts")
         t0 = time.perf_counter()

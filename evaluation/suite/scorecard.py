@@ -94,6 +94,7 @@ def build(policies: Sequence[str], budget: str, parts: Sequence[Part]) -> dict[s
                 "seconds": part.seconds,
                 "spentUsd": part.spent_usd,
                 "references": part.references,
+                "repeats": part.repeats,
             }
             for part in parts
         ],
@@ -182,7 +183,16 @@ def markdown(card: dict[str, Any]) -> str:
                     f"{tokens_text(cell)} | {figure(cell['seconds'])} | {failures_text(cell)} | "
                     f"{report} | {logs} | {cell['label']} |"
                 )
-    notes = [f"- {b['name']}: {b['status']}. {b['message']}".rstrip() for b in card["benchmarks"]]
+    notes = [
+        f"- {b['name']}: {b['status']}. {b['message']}".rstrip()
+        + (
+            f" Each game played {b['repeats']} times: the mean over repeats, its interval "
+            "resampling games and repeats."
+            if b.get("repeats", 1) > 1
+            else ""
+        )
+        for b in card["benchmarks"]
+    ]
     lines += ["", "Benchmarks:", *notes, "", card["normalisation"] + "."]
     return "\n".join(lines) + "\n"
 

@@ -16,7 +16,11 @@ The base owns everything that is not the game's:
 - telemetry: `last_call` and `pop_telemetry()` (what the episode loop logs per decision: tokens,
   cost and source, the attempt, retries, latency, the raw reply and the reasoning text; the
   request messages too with `transcripts=True`);
-- pre-flight in the benchmark's own format (`preflight()`), and `run_identity()` for log headers.
+- pre-flight in the benchmark's own format (`preflight()`), and `run_identity()` for log headers;
+- repeated sampling (`--repeats`, `evaluation/core/repeats.py`): told its repeat (`set_repeat`),
+  each request carries `seed` = `request_seed(repeat, attempt)`, unless the registry entry says
+  its server takes none (`seed = false`) or the lane is an agent CLI. A server that refuses the
+  field (a 400/422 naming `seed`) is a fatal fault naming that setting: the run stops, resumable.
 
 One policy instance serves one game at a time: `last_call` and `pop_telemetry` describe the latest
 decision of that instance.
@@ -81,6 +85,24 @@ class ChatPolicy(PolicyIdentity):
         self._last_body: dict[str, Any] | None = None
         self._attempt = 0
         self._attempt_lock = threading.Lock()
+        self.repeat: int | None = None
+        """Which repeat of its game this policy plays (None: a run of one repeat)."""
+
+    def set_repeat(self, index: int | None) -> None:
+        """Play repeat `index` of a game (`--repeats`; None: the only play): the requests then
+        carry that repeat's seed when the server takes one. A repeat starts afresh: its first
+        request is a first attempt, even when the game before (the repeat before) asked the
+        same (a run of one repeat counts attempts as it always did)."""
+        with self._attempt_lock:
+            self.repeat = index
+            if index is not None:
+                self._attempt, self._last_body = 0, None
+
+    def request_seed(self, attempt: int) -> int | None:
+        """The `seed` sent with this attempt at a request (None: none is sent)."""
+        if self.repeat is None or not self.spec.seed or self.spec.command is not None:
+            return None
+        return request_seed(self.repeat, attempt)
 
     # ----------------------------------------------------------------------------------------
     # Identity, totals, telemetry
@@ -170,6 +192,9 @@ class ChatPolicy(PolicyIdentity):
         spec = self.spec
         body = self.client.build_body(messages, response_format=fmt, **spec.request_options())
         attempt = self._next_attempt(body)
+        seed = self.request_seed(attempt)
+        if seed is not None:
+            body = {**body, "seed": seed}
         worst = 0.0
         if self.meter is not None:
             pricing = spec.pricing
@@ -204,6 +229,16 @@ class ChatPolicy(PolicyIdentity):
                 usage.cancelled += 1
             raise
         except ServiceFailure as exc:
+            if seed is not None and _refuses_seed(exc):
+                self.fatal_error = refused = FatalModelError(
+                    f"{exc}; the server refuses the request seed --repeats sends: set "
+                    f"seed = false in the registry entry of {spec.slug} to sample the repeats "
+                    "without one",
+                    reason="seed",
+                    status=exc.status,
+                )
+                self._failed(refused, "fatal", 0, *failed)
+                raise refused from exc
             self._failed(exc, "service", exc.retries, *failed)
             raise
         except ModelCallError as exc:
@@ -289,6 +324,22 @@ class ChatPolicy(PolicyIdentity):
     def preflight(self) -> None:
         """One real call in this benchmark's reply format (PreflightError says what is wrong)."""
         preflight(self.spec, self.client, probe=self.prompt.probe())
+
+
+SEED_STRIDE = 1000
+"""Request seeds of one repeat's attempts lie this far apart (a run takes at most 100 repeats)."""
+
+
+def request_seed(repeat: int, attempt: int = 1) -> int:
+    """The request `seed` of `attempt` at a request in repeat `repeat` (both from 1): the repeat
+    for a first attempt, plus 1000 per retry, so repeats sample apart and a retry after an
+    unreadable reply is not the same sample again."""
+    return repeat + SEED_STRIDE * (attempt - 1)
+
+
+def _refuses_seed(exc: ServiceFailure) -> bool:
+    """Whether a refused request (a 4xx) names the `seed` field."""
+    return exc.reason == "rejected" and "seed" in str(exc).lower()
 
 
 def raw_text(reply: ChatReply) -> str:

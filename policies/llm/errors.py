@@ -65,11 +65,12 @@ class CallCancelledError(ModelCallError):
     """The caller's cancel signal fired; the request was aborted."""
 
 
-FatalReason = Literal["api-key", "auth", "payment", "model", "command"]
+FatalReason = Literal["api-key", "auth", "payment", "model", "command", "seed"]
 
 
 class FatalModelError(LLMError, RunStopError):
-    """Retrying cannot help (bad or missing key, no credit, unknown model): stop the batch."""
+    """Retrying cannot help (bad or missing key, no credit, unknown model, a server that refuses
+    the request `seed` repeats send): stop the batch."""
 
     def __init__(self, message: str, *, reason: FatalReason, status: int | None = None) -> None:
         super().__init__(message)

@@ -93,6 +93,8 @@ class ModelSpec(BaseModel):
     tool instead of calling a server (`cli:`; the prompt on stdin, the reply on stdout).
     `limits` sets the completion budget per benchmark, keyed by the lane's game or benchmark
     (`policies/llm/budgets.py` has the rule for a benchmark without one); `for_lane` resolves it.
+    `seed` says whether the server takes a request `seed` (repeated sampling, `--repeats`, sends
+    one per repeat; false: the repeats sample without it).
     """
 
     model_config = _CONFIG
@@ -118,6 +120,7 @@ class ModelSpec(BaseModel):
     requests_per_minute: float | None = Field(default=None, gt=0)
     command: str | None = Field(default=None, min_length=1)
     limits: dict[str, Limit] = Field(default_factory=dict)
+    seed: bool = True
 
     @field_validator("limits", mode="before")
     @classmethod

@@ -6,10 +6,11 @@ settings: another temperature, token budget, server, reasoning setting or prompt
 the model id and provider, the base URL's host (or the agent CLI's command), the sampling and
 budget settings, the reasoning settings, whether a JSON schema constrains the reply, the
 `extra_body` keys with a digest of their values (provider routing changes the model actually
-served), and the prompt and adapter versions. The token limit is the lane's: the budget its
-benchmark gets (`policies/llm/budgets.py`). An agent CLI (`command`) is sent neither a
-temperature nor a budget (the tool's own settings apply), so both are recorded as null. It never
-holds a key or a header value.
+served), the prompt and adapter versions, and `requestSeed: false` for a server that takes no
+request seed (repeats then sample without one; absent: it takes one). The token limit is the
+lane's: the budget its benchmark gets (`policies/llm/budgets.py`). An agent CLI (`command`) is
+sent neither a temperature nor a budget (the tool's own settings apply), so both are recorded as
+null. It never holds a key or a header value.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def run_identity(spec: ModelSpec, *, prompt_version: str, adapter_version: str) 
         "extraBodyDigest": _digest(spec.extra_body) if spec.extra_body else None,
         "promptVersion": prompt_version,
         "adapterVersion": adapter_version,
+        **({} if spec.seed or not sent else {"requestSeed": False}),
     }
 
 

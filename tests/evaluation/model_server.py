@@ -6,6 +6,9 @@ first Tetris candidate, the first NARCADE action offered, the first empty tic-ta
 Sudoku grid copied back unsolved.
 `kill_after(n)` makes the server close its port after its n-th completion, as a dead endpoint
 does (the client then sees connections refused); `revive()` serves again on the same port.
+Every request body is kept (`State.bodies`); `State.answer(prompt, body)`, when set, answers
+first (None: the usual reply), so a test can make the reply depend on the request's `seed`;
+`State.refuse_seed` refuses a request carrying one (HTTP 400), as a strict server does.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
@@ -61,6 +64,10 @@ class State:
     completions: int = 0
     kill_at: int | None = None
     prompts: list[str] = field(default_factory=list)
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+    answer: Callable[[str, dict[str, Any]], str | None] | None = None
+    refuse_seed: bool = False
+    """Answer a request carrying `seed` with a 400 naming it, as a strict server does."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -71,11 +78,17 @@ class Handler(ChatHandler):
         body = self.read_json()
         prompt = str(body["messages"][-1]["content"])
         state: State = self.server.state
+        if state.refuse_seed and "seed" in body:
+            message = "Unrecognized request argument supplied: seed"
+            self.send_json(400, {"error": {"message": message, "type": "invalid_request_error"}})
+            return
         with state.lock:
             state.prompts.append(prompt)
+            state.bodies.append(body)
             state.completions += 1
             dying = state.kill_at is not None and state.completions >= state.kill_at
-        self.send_completion(body, reply_for(prompt))
+        answer = state.answer(prompt, body) if state.answer is not None else None
+        self.send_completion(body, reply_for(prompt) if answer is None else answer)
         if dying:
             self.close_connection = True
             threading.Thread(target=self.server.owner.kill, daemon=True).start()

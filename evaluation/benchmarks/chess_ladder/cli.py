@@ -84,6 +84,9 @@ def add_parsers(sub: Any) -> None:
         "empty, or hold this same run to resume it",
     )
     add_resume_option(chess_parser)
+    chess_parser.add_argument(
+        "--repeats", type=int, default=1, help=argparse.SUPPRESS
+    )  # refused in one line by cmd_chess (every other benchmark takes it)
     add_quiet_option(chess_parser, "line per game")
     add_executor_options(chess_parser)
     add_model_options(chess_parser, runs=False)  # a climb stops at its first aborted game
@@ -129,6 +132,14 @@ def cmd_chess(args: argparse.Namespace) -> int:
     from policies.engines.uci import EngineMissingError
     from policies.specs import SpecError, make_policy
 
+    if args.repeats != 1:
+        print(
+            f"arcade-eval {BENCHMARK_ID}: --repeats is not offered: a climb is a sequence of "
+            "games each decided by the one before; run the ladder again into another "
+            "--output-dir to sample it twice",
+            file=sys.stderr,
+        )
+        return 2
     options = spec_options(args)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     output = args.output_dir or f"runs/{BENCHMARK_ID}-{stamp}"

@@ -23,6 +23,7 @@ from evaluation.core.cli_options import (
     policies_from,
 )
 from evaluation.core.executor import add_executor_options
+from evaluation.core.repeats import add_repeats_option
 
 if TYPE_CHECKING:
     from evaluation.benchmarks.narcade.settings import NarcadeRunSettings
@@ -71,6 +72,7 @@ def add_narcade_arguments(parser: argparse.ArgumentParser) -> None:
         "and played again)",
     )
     add_resume_option(parser)
+    add_repeats_option(parser)
     parser.add_argument(
         "--mode",
         choices=["realtime", "lockstep"],
@@ -148,6 +150,7 @@ def run_request(args: argparse.Namespace) -> NarcadeRunSettings:
         resume=True,  # the same run resumes by itself; `--resume` says so out loud
         isolate=not args.in_process,
         quiet=args.quiet,
+        repeats=args.repeats,
     )
 
 

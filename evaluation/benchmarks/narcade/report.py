@@ -10,6 +10,7 @@ from pathlib import Path
 
 from evaluation.benchmarks.narcade.results import read_json, result_path
 from evaluation.core.money import usd
+from evaluation.core.repeat_report import repeat_line
 
 
 def mean_score_table(output_dir: str | Path) -> str:
@@ -22,6 +23,7 @@ def mean_score_table(output_dir: str | Path) -> str:
     header = f"{'model':<{width}}" + "".join(f"{g:>14}" for g in games)
     lines = [header, "-" * len(header)]
     marked = False
+    repeated: list[str] = []
     for spec in models:
         cells = []
         for game in games:
@@ -30,6 +32,9 @@ def mean_score_table(output_dir: str | Path) -> str:
             if path.is_file():
                 data = read_json(path)
                 mean = data.get("summary", {}).get("meanScore")
+                block = data.get("summary", {}).get("repeats")
+                if isinstance(block, dict):
+                    repeated.append(repeat_line(f"{spec} {game}", block))
                 if mean is not None:
                     text = f"{mean:.2f}"
                     if data.get("status") != "complete":
@@ -39,6 +44,9 @@ def mean_score_table(output_dir: str | Path) -> str:
         lines.append(f"{spec:<{width}}" + "".join(cells))
     if marked:
         lines.append("* incomplete: the model failed or was stopped; not comparable")
+    if repeated:
+        lines += ["", "each seed played several times (--repeats): the means are over repeats"]
+        lines += repeated
     usage = _usage_lines(out, models, games, width)
     return "\n".join(lines + usage)
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from evaluation.benchmarks.narcade.protocol import PROTOCOL_VERSION, RESULT_FORMAT, RULES_VERSION
 from evaluation.core.eventlog import utc_now_iso
+from evaluation.core.repeat_report import repeat_block
 from evaluation.core.rundir import safe_name, write_json_atomic
 from evaluation.core.untrusted_json import read_json as read_untrusted_json
 
@@ -160,10 +161,18 @@ def agrees(saved: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
     return all(saved.get(key) == logged.get(key) for key in ("score", "endReason", "decisions"))
 
 
+def _play(episode: Mapping[str, Any]) -> tuple[str, Any]:
+    """Which play of which seed an episode is (its repeat, `--repeats`; absent: the only one)."""
+    return str(episode["seed"]), episode.get("repeat", 1)
+
+
 def summarise(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Totals and the mean score of a result file's episodes."""
+    """Totals and the mean score of a result file's episodes; with several repeats of each seed
+    (`--repeats`) the mean is over repeats too, and `repeats` holds its interval over seeds and
+    repeats (`evaluation/core/repeat_report.py`)."""
     scores = [float(e["score"]) for e in episodes]
     return {
+        **_repeats(episodes),
         "episodes": len(episodes),
         "meanScore": round(sum(scores) / len(scores), 4) if scores else None,
         "invalidActions": sum(int(e["invalidActions"]) for e in episodes),
@@ -173,6 +182,22 @@ def summarise(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "completionTokens": _total(episodes, "completionTokens"),
         "costUsd": _total(episodes, "costUsd"),
     }
+
+
+def _repeats(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The `repeats` block of episodes played several times per seed (empty: once each)."""
+    rounds = sorted({int(e.get("repeat", 1)) for e in episodes})
+    if len(rounds) < 2:
+        return {}
+    by_seed: dict[str, list[float]] = {}
+    for e in episodes:  # in seed order, then repeat order
+        by_seed.setdefault(str(e["seed"]), []).append(float(e["score"]))
+    per_repeat = [
+        sum(float(e["score"]) for e in mine) / len(mine)
+        for r in rounds
+        if (mine := [e for e in episodes if int(e.get("repeat", 1)) == r])
+    ]
+    return {"repeats": repeat_block(list(by_seed.values()), per_repeat, unit="seed")}
 
 
 def _total(episodes: Sequence[Mapping[str, Any]], key: str) -> Any:
@@ -238,10 +263,10 @@ class ResultFile:
         self.data["model"] = {**dict(identity), "spec": self.data["model"]["spec"]}
 
     def add(self, episode: Mapping[str, Any]) -> None:
-        """Add a finished episode (kept in seed order) and write."""
-        episodes = [e for e in self.data["episodes"] if e["seed"] != episode["seed"]]
+        """Add a finished episode (kept in seed order, then repeat order) and write."""
+        episodes = [e for e in self.data["episodes"] if _play(e) != _play(episode)]
         episodes.append(dict(episode))
-        self.data["episodes"] = sorted(episodes, key=lambda e: int(e["seed"]))
+        self.data["episodes"] = sorted(episodes, key=lambda e: (int(e["seed"]), e.get("repeat", 1)))
         self.write()
 
     def finish(self, status: str, error: str | None = None) -> None:

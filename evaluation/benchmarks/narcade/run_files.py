@@ -25,6 +25,7 @@ from evaluation.benchmarks.narcade.results import (
     versions,
 )
 from evaluation.benchmarks.narcade.settings import Settings
+from evaluation.core import repeats
 from evaluation.core.eventlog import utc_now_iso
 from evaluation.core.grid import GridRun, Key
 from evaluation.core.rundir import RunDir
@@ -49,9 +50,16 @@ class RunFiles:
     """The result files and manifest fields of one NARCADE run, kept by the driver."""
 
     def __init__(
-        self, run_dir: RunDir, models: Sequence[str], settings: Settings, say: Say
+        self,
+        run_dir: RunDir,
+        models: Sequence[str],
+        settings: Settings,
+        say: Say,
+        *,
+        repeats: int = 1,
     ) -> None:
         self.run_dir = run_dir
+        self.repeats = repeats
         self.models = list(models)
         self.settings = settings
         self.say = say
@@ -77,7 +85,9 @@ class RunFiles:
         }
 
     def keys(self, model: str, game: str) -> list[Key]:
-        return [episode_key(model, game, seed) for seed in self.settings.seeds]
+        """The grid keys of a model's game: every seed, each repeat (`--repeats`)."""
+        keys = [episode_key(model, game, seed) for seed in self.settings.seeds]
+        return repeats.expand(keys, self.repeats)
 
     def manifest(self) -> Mapping[str, Any]:
         """NARCADE's fields of the manifest (`play_grid` adds them to every write)."""
@@ -101,12 +111,13 @@ class RunFiles:
 
     def saved(self, key: Key, saved: Mapping[str, Any]) -> None:
         """Rebuild the game's result file with a newly saved episode, and say how it went."""
-        model, game, seed = key
+        model, game, seed = key[:3]
         current = self._file(model, game)
         self._add(current, saved)
         self.finished.add(key)
+        played = f"seed {seed}" + (f" {key[3]}" if len(key) > 3 else "")
         self.say(
-            f"{model} {game} seed {seed}: score {saved['score']} ({saved['endReason']}), "
+            f"{model} {game} {played}: score {saved['score']} ({saved['endReason']}), "
             f"{saved['decisions']} decisions, {saved['invalidActions']} invalid, "
             f"{saved['timeouts']} timeouts, {saved['policyErrors']} errors"
         )
@@ -126,7 +137,7 @@ class RunFiles:
         if grid.stop_reason is not None:
             self.say(f"the run stops ({grid.stop_reason}); resumable")
         for key, why in grid.aborted_games.items():
-            self.say(f"{key[0]} {key[1]} seed {key[2]}: aborted, not counted ({why})")
+            self.say(f"{' '.join(key)}: aborted, not counted ({why})")
         for model in self.models:
             statuses = []
             for game in self.settings.games:

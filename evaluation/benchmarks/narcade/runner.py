@@ -57,6 +57,7 @@ from evaluation.benchmarks.narcade.run_files import (
     failure_text,
 )
 from evaluation.benchmarks.narcade.settings import NarcadeRunSettings, Settings
+from evaluation.core import repeats
 from evaluation.core.episode import GameAbortedError, RunStoppedError
 from evaluation.core.errors import PolicyStoppedError, RunError
 from evaluation.core.executor import Executor, LocalExecutor
@@ -104,6 +105,9 @@ def play_episode(settings: Settings, out: str, policy: Any, key: Key, log: Path)
     if fatal is not None:  # a refused key or unknown model: no point going on
         raise PolicyStoppedError(f"the model cannot answer: {fatal}")
     entry = {**record.to_dict(), "log": Path(log).relative_to(out).as_posix()}
+    repeat = repeats.current()
+    if repeat is not None:  # one of several plays of this seed (`--repeats`)
+        entry["repeat"] = repeat.index
     return {**entry, "policy": identity}
 
 
@@ -116,14 +120,22 @@ def failure_stop(streak: int, key: Key, saved: Mapping[str, Any]) -> str | None:
 
 def _earlier_identity(settings: Settings, out: str, key: Key) -> dict[str, Any]:
     """Who played the game's other finished episodes (their records: each one was verified
-    when it was kept, or saved by this run); empty when none is finished."""
+    when it was kept, or saved by this run; in a run of several repeats, every other repeat's
+    too); empty when none is finished."""
     folder = RunDir(out, BENCHMARK_ID, {}).game(*key).result.parent
-    names = {f"{seed}.json" for seed in settings.seeds if str(seed) != key[2]}
-    try:
-        found = sorted(entry.name for entry in os.scandir(folder) if entry.name in names)
-    except OSError:
-        return {}
-    for name in found:
+    repeat = repeats.current()
+    if repeat is None:
+        names = [f"{seed}.json" for seed in settings.seeds if str(seed) != key[2]]
+    else:
+        names = [
+            f"{seed}/{repeats.part(i)}.json"
+            for seed in settings.seeds
+            for i in range(1, repeat.of + 1)
+            if (str(seed), i) != (key[2], repeat.index)
+        ]
+    for name in names:
+        if not os.path.isfile(folder / name):
+            continue
         try:
             record = read_json(inside_root(out, folder / name))
         except (OSError, ValueError, RunDirError):
@@ -182,7 +194,9 @@ def run_narcade(
                 "--max-cost-usd needs one game at a time (a cost meter lives in one process); "
                 "drop --concurrency / --executor ray, or the cap"
             )
-        run_dir = RunDir(output_dir, BENCHMARK_ID, run_settings(models, settings))
+        run_dir = RunDir(
+            output_dir, BENCHMARK_ID, run_settings(models, settings), repeats=request.repeats
+        )
         for spec in models:  # two models sharing files is refused here
             run_dir.game(*episode_key(spec, settings.games[0], settings.seed))
         check_models(models, settings)
@@ -191,7 +205,7 @@ def run_narcade(
         say(f"arcade-eval narcade: {error}")
         return EXIT_USAGE
     progress: Say = (lambda _: None) if request.quiet else (lambda s: print(s, flush=True))
-    files = RunFiles(run_dir, models, settings, progress)
+    files = RunFiles(run_dir, models, settings, progress, repeats=request.repeats)
     keys = [episode_key(m, g, s) for m in models for g in settings.games for s in settings.seeds]
     isolated = None
     if request.isolate and executor.name == "local":
@@ -216,7 +230,10 @@ def run_narcade(
     status = "interrupted" if grid.interrupted else ("failed" if failed else "complete")
     stopped = {} if grid.stop_reason is None else {"stopReason": grid.stop_reason}
     run_dir.write_manifest(
-        status, keys, list(grid.finished), {**files.extra, "aborted": grid.aborted, **stopped}
+        status,
+        repeats.expand(keys, request.repeats),
+        list(grid.finished),
+        {**files.extra, "aborted": grid.aborted, **stopped},
     )
     where = run_dir.path
     if grid.stop_reason is not None:

@@ -193,6 +193,8 @@ class NarcadeRunSettings(GameSettings):
     resume: bool = False
     isolate: bool = True
     quiet: bool = False
+    repeats: int = 1
+    """Episodes per (model, game, seed) (`--repeats`; the run directory records it)."""
 
     def resolve(self, default_hardware: str = "") -> tuple[list[str], Settings]:
         """The policy specs and the validated `Settings`; RunError names a bad value."""

@@ -54,7 +54,9 @@ def run(request: SuiteRequest) -> Part:
     if not playable:
         return part
     playable = with_references(playable, STRONGEST)
-    argv = sub_argv(BENCHMARK_ID, list(playable.values()), request, BUDGET_ARGS[request.budget])
+    part.repeats = request.repeats
+    budget = BUDGET_ARGS[request.budget]
+    argv = sub_argv(BENCHMARK_ID, list(playable.values()), request, budget, repeats=True)
     code, held = run_command(add_parsers, argv, request)
     part.spent_usd = run_cost(root) if (root / "results").is_dir() else 0.0
     finish(part, code, held, root, "results", "logs")
@@ -81,6 +83,9 @@ def _cell(policy: str, spec: str, results: list[dict[str, Any]], *, complete: bo
             continue
         mean, half = t_interval(scores)
         low, high = (None, None) if half is None else (mean - half, mean + half)
+        block = ((by_game.get(game) or {}).get("summary") or {}).get("repeats")
+        if isinstance(block, dict):  # the mean over repeats and its interval
+            low, high = block["ci95"]
         cell.headlines.append(Headline(label, mean, low, high))
     cell.cost_usd = total([e.get("costUsd") for e in episodes])
     cell.prompt_tokens = whole([e.get("promptTokens") for e in episodes])

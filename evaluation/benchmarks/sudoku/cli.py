@@ -26,6 +26,7 @@ from evaluation.core.cli_options import (
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
+from evaluation.core.repeats import add_repeats_option
 from evaluation.core.rundir import write_text_atomic
 
 EXIT_BAD_INPUT = 2
@@ -214,6 +215,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             resume=True if args.resume else None,
             executor=executor,
             progress=progress,
+            repeats=args.repeats,
         )
     except (RunError, SpecError, ExecutorError) as error:
         return _fail(str(error))
@@ -273,6 +275,7 @@ def add_parsers(subparsers: Any) -> argparse.ArgumentParser:
         "or hold this same run to resume it",
     )
     add_resume_option(sudoku)
+    add_repeats_option(sudoku)
     sudoku.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
     add_quiet_option(sudoku, "line per grid")
     add_model_options(sudoku)

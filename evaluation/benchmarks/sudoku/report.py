@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arcade_gym.sudoku.rules import TECHNIQUES, TIER_NAMES
-from evaluation.benchmarks.sudoku.scoring import GridScore, summary, table, tiers_label
+from evaluation.benchmarks.sudoku.scoring import GridScore, summary, table, tier_score, tiers_label
 from evaluation.core.money import usd
+from evaluation.core.repeat_report import repeat_block, repeat_line
 
 
 def usage_summary(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -49,6 +50,30 @@ def policy_report(
         "usage": usage_summary(results),
         "grids": [s.to_dict() for s in scores],
     }
+
+
+def repeated_report(
+    policy: Mapping[str, Any], played: Sequence[Sequence[Mapping[str, Any]]], repeats: int
+) -> dict[str, Any]:
+    """One policy's report over grids each played `repeats` times (`played[g]`: grid g's results
+    in repeat order). One repeat: `policy_report`. More: the rows count every answer, the score
+    is the mean over repeats and its interval resamples grids and repeats (tiers weighing the
+    same, `evaluation/core/repeat_report.py`), under `repeats` with each repeat's score."""
+    pooled = [result for grid in played for result in grid]
+    report = policy_report(policy, pooled)
+    if repeats == 1:
+        return report
+    per_repeat = [
+        tier_score(GridScore.from_dict(dict(grid[r])) for grid in played).score
+        for r in range(repeats)
+    ]
+    block = repeat_block(
+        [[100.0 * GridScore.from_dict(dict(g)).solved for g in grid] for grid in played],
+        per_repeat,
+        strata=[str(grid[0]["tier"]) for grid in played],
+        unit="grid",
+    )
+    return {**report, "ci95": block["ci95"], "repeats": block}
 
 
 def run_document(set_version: str, reports: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -102,7 +127,18 @@ def run_text(set_version: str, reports: Sequence[Mapping[str, Any]]) -> str:
     title = f"# Sudoku, set {set_version}"
     if covered != "1..7":
         title += f", tiers {covered} only"
-    lines = [title, "", table(reports), "", *accuracy_tables(reports), ""]
+    lines = [title, "", table(reports), ""]
+    repeated = [r for r in reports if "repeats" in r]
+    if repeated:
+        lines += [
+            "Played several times each: the score is the mean over repeats, its interval "
+            "resamples grids and repeats (tiers weighing the same); the counts add up every "
+            "repeat.",
+            "",
+            *(f"- {repeat_line(r['policy'], r['repeats'])}" for r in repeated),
+            "",
+        ]
+    lines += [*accuracy_tables(reports), ""]
     lines.append("| policy | calls | prompt tokens | completion tokens | cost | s / answer |")
     lines.append("|---|---|---|---|---|---|")
     for r in reports:

@@ -10,6 +10,10 @@ A run lives in one output directory (`evaluation/core/rundir.py`):
 Re-running the same command into the same directory resumes it: a grid counts as finished when
 its log verifies and its result agrees with it; a grid cut short or aborted by a failure on our
 side is set aside and played again. A directory holding another run is refused.
+
+With `repeats` K > 1 (`--repeats`) each grid is played K times (`logs/<policy>/<grid id>/r1.jsonl`
+..., `evaluation/core/repeats.py`): the report's score is the mean over repeats with the interval
+of `evaluation/core/repeat_report.py` (grids and repeats resampled, tiers weighing the same).
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from arcade_gym.sudoku.rules import GRADER_VERSION, SETS
 from arcade_gym.sudoku.sets import set_grids
 from evaluation.benchmarks.sudoku.defaults import BENCHMARK_ID, DEFAULT_TIMEOUT_MS
 from evaluation.benchmarks.sudoku.episode import play_sudoku_grid
-from evaluation.benchmarks.sudoku.report import policy_report
+from evaluation.benchmarks.sudoku.report import repeated_report
 from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor
 from evaluation.core.grid import Key, PolicyPool, play_grid
 from evaluation.core.header_limits import MAX_TIME_MS
 from evaluation.core.policy_identity import policy_identity, run_settings
+from evaluation.core.repeats import samples
 from evaluation.core.rundir import RunDir, RunDirError
 
 Game = Key
@@ -92,6 +97,7 @@ def run_sudoku(
     executor: Executor | None = None,
     progress: Callable[[str], None] | None = None,
     say: Callable[[str], None] = print,
+    repeats: int = 1,
 ) -> SudokuRun:
     """Play every policy (a spec, built by `pool` after the directory is checked) through the
     grids of `set_version` in `tiers` into `output_dir`, resuming what it holds. Never raises
@@ -107,7 +113,12 @@ def run_sudoku(
             f"--timeout-s must be a finite number of seconds > 0 and at most "
             f"{MAX_TIME_MS / 1000:,.0f} (--timeout-ms: of milliseconds, at most {MAX_TIME_MS:,.0f})"
         )
-    run_dir = RunDir(output_dir, BENCHMARK_ID, settings(policies, set_version, tiers, timeout_ms))
+    run_dir = RunDir(
+        output_dir,
+        BENCHMARK_ID,
+        settings(policies, set_version, tiers, timeout_ms),
+        repeats=repeats,
+    )
     try:
         run_dir.prepare(resume=resume)
     except RunDirError as error:
@@ -119,7 +130,8 @@ def run_sudoku(
 
     def report(key: Key, saved: Mapping[str, Any]) -> None:
         if progress is not None:
-            progress(f"{key[0]} {key[1]}: {saved['outcome']} ({saved['cellsRight']} right)")
+            label = " ".join(key[1:])
+            progress(f"{key[0]} {label}: {saved['outcome']} ({saved['cellsRight']} right)")
 
     grid = play_grid(
         run_dir,
@@ -140,6 +152,7 @@ def run_sudoku(
     )
     for spec in policies:
         if grid.complete(spec):
-            results = [grid.finished[(spec, grid_id)] for grid_id in grids]
-            outcome.reports.append(policy_report(policy_identity(made[spec]), results))
+            played = [samples(grid.finished, (spec, grid_id), repeats) for grid_id in grids]
+            identity = policy_identity(made[spec])
+            outcome.reports.append(repeated_report(identity, played, repeats))
     return outcome

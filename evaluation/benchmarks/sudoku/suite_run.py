@@ -38,7 +38,8 @@ def run(request: SuiteRequest) -> Part:
         return part
     playable = with_references(playable, STRONGEST, baseline=None)
     specs = list(dict.fromkeys(playable.values()))
-    argv = sub_argv(BENCHMARK_ID, specs, request, BUDGET_ARGS[request.budget])
+    part.repeats = request.repeats
+    argv = sub_argv(BENCHMARK_ID, specs, request, BUDGET_ARGS[request.budget], repeats=True)
     code, held = run_command(add_parsers, argv, request)
     finish(part, code, held, root, "report.md", "logs")
     report = read_object(root, root / "report.json") if code == 0 else None

@@ -24,6 +24,7 @@ from evaluation.core.cli_options import (
 )
 from evaluation.core.executor import add_executor_options
 from evaluation.core.header_limits import MAX_TIME_MS
+from evaluation.core.repeats import add_repeats_option
 from evaluation.core.rundir import write_text_atomic
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ def add_parsers(sub: Any) -> None:
         "or empty, or hold this same run to resume it",
     )
     add_resume_option(tetris)
+    add_repeats_option(tetris, note="; never with --official (one game per public seed)")
     tetris.add_argument(
         "--merge",
         metavar="INDEX",
@@ -168,6 +170,7 @@ def _config(args: argparse.Namespace) -> RunConfig:
         modes=tuple(modes),
         official=bool(args.official),
         budget_ms=float(args.budget_ms),
+        repeats=args.repeats,
     )
 
 
@@ -191,7 +194,8 @@ def cmd_tetris(args: argparse.Namespace) -> int:
     try:
         config = _config(args)
         output_dir = Path(args.output_dir) if args.output_dir else default_output_dir(BENCHMARK_ID)
-        bar = tqdm(total=len(config.games()), unit="game", disable=args.quiet, file=sys.stderr)
+        games = len(config.games()) * config.repeats
+        bar = tqdm(total=games, unit="game", disable=args.quiet, file=sys.stderr)
 
         def progress(brain: str, mode: str, seed: str, result: GameResult | None) -> None:
             if result is not None:

@@ -55,6 +55,7 @@ from evaluation.benchmarks.tetris_bench.leaderboard_render import (
     tokens_text,
 )
 from evaluation.benchmarks.tetris_bench.records import GameResult
+from evaluation.core.repeat_report import repeat_block
 from evaluation.core.stats import (
     PRIOR_PRECISION,
     bradley_terry,
@@ -98,6 +99,12 @@ __all__ = [
     "to_text",
     "tokens_text",
 ]
+
+
+def _mean_score(values: Sequence[float]) -> float:
+    """A seed's score: its one game's (a whole number, as a one-repeat board always wrote it),
+    else the mean over its repeats."""
+    return int(values[0]) if len(values) == 1 else float(np.mean(values))
 
 
 def median_latency(results: Iterable[GameResult]) -> float | None:
@@ -162,6 +169,7 @@ def build_leaderboard(
     official: bool = False,
     replicates: int = 2000,
     seed: int = 0,
+    repeats: int = 1,
 ) -> Leaderboard:
     """Rank every brain by mean IQ score (ties: mean lines, then slug) with the seed's columns.
 
@@ -169,12 +177,17 @@ def build_leaderboard(
     that differ between brains: a mean over other seeds is not the same quantity. `official`
     (all public seeds) shows the ±95% interval; other runs list per-seed scores instead.
     `replicates` and `seed` drive both bootstraps (head-to-head and Elo interval).
+
+    `repeats` > 1 (`--repeats`, never official): each seed's games, in repeat order, count as
+    that seed's mean score (ranking, Elo and head-to-head use the means), and each row carries
+    the repeat block (`evaluation/core/repeat_report.py`): the mean over repeats with an interval
+    resampling seeds and repeats, and the score of each repeat alone.
     """
     results = list(results)
     if not results:
         raise ValueError("no results to rank: a leaderboard needs at least one brain's IQ games")
     ruleset = check_one_ruleset(results)
-    check_modes_and_duplicates(results)
+    check_modes_and_duplicates(results, repeats=repeats)
     seeds = tuple(sorted(check_same_seeds(iq_seed_sets(results))))
 
     by_brain: dict[str, list[GameResult]] = {}
@@ -186,11 +199,19 @@ def build_leaderboard(
     for slug, games in by_brain.items():
         iq = sorted((g for g in games if g.mode == "IQ"), key=lambda g: g.seed)
         blitz = [g for g in games if g.mode == "Blitz"]
-        per_seed = {g.seed: g.score for g in iq}
+        samples: dict[str, list[float]] = {}
+        for g in iq:  # sorted by seed, each seed's repeats in their order
+            samples.setdefault(g.seed, []).append(float(g.score))
+        per_seed = {s: _mean_score(values) for s, values in samples.items()}
         scores[slug] = {s: float(v) for s, v in per_seed.items()}
-        mean, half = t_interval([g.score for g in iq], min_n=MIN_SEEDS_FOR_INTERVAL)
+        mean, half = t_interval(list(scores[slug].values()), min_n=MIN_SEEDS_FOR_INTERVAL)
         if not official:
             half = None
+        block = None
+        if repeats > 1:
+            rounds = range(max(len(values) for values in samples.values()))
+            each = [float(np.mean([v[r] for v in samples.values() if r < len(v)])) for r in rounds]
+            block = repeat_block(list(samples.values()), each, unit="seed")
         identity = iq[-1].brain
         risks = [pair for g in games for pair in g.risks]
         drafts.append(
@@ -212,6 +233,7 @@ def build_leaderboard(
                 "blitz": _blitz_summary(blitz),
                 "brier": brier(risks),
                 "risk_reports": len(risks),
+                "repeats": block,
             }
         )
     drafts.sort(key=lambda d: (-d["score"], -d["lines"], d["slug"]))

@@ -24,9 +24,12 @@ def check_one_ruleset(results: Sequence[GameResult], where: str = "results") -> 
     return rulesets[0]
 
 
-def check_modes_and_duplicates(results: Sequence[GameResult], where: str = "results") -> None:
-    """Refuse unfinished games, unknown modes and a game played twice (brain, mode, seed)."""
-    seen: set[tuple[str, str, str]] = set()
+def check_modes_and_duplicates(
+    results: Sequence[GameResult], where: str = "results", *, repeats: int = 1
+) -> None:
+    """Refuse unfinished games, unknown modes and a game played more than `repeats` times
+    (brain, mode, seed; a run of several repeats plays each that often, `--repeats`)."""
+    seen: dict[tuple[str, str, str], int] = {}
     for r in results:
         if r.end_reason in INCOMPLETE_ENDS:
             raise ValueError(
@@ -38,12 +41,13 @@ def check_modes_and_duplicates(results: Sequence[GameResult], where: str = "resu
                 f"unknown mode {r.mode!r} for {r.slug} on {r.seed}; expected IQ or Blitz"
             )
         key = (r.slug, r.mode, r.seed)
-        if key in seen:
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > repeats:
+            times = "once" if repeats == 1 else f"{repeats} times"
             raise ValueError(
-                f"{where} hold {r.slug} {r.mode} {r.seed} more than once; "
-                "each brain plays each seed once per mode"
+                f"{where} hold {r.slug} {r.mode} {r.seed} more than {times}; "
+                f"each brain plays each seed {times} per mode"
             )
-        seen.add(key)
 
 
 def iq_seed_sets(results: Sequence[GameResult]) -> dict[str, frozenset[str]]:

@@ -70,6 +70,7 @@ def to_json(lb: Leaderboard) -> dict[str, Any]:
             "eloInterval": list(r.elo_interval) if r.elo_interval is not None else None,
             "brier": r.brier,
             "riskReports": r.risk_reports,
+            **({"repeats": dict(r.repeats)} if r.repeats is not None else {}),
         }
 
     def pair(p: Pair) -> dict[str, Any]:
@@ -113,6 +114,12 @@ def _head_to_head(data: Mapping[str, Any] | None, a: str = "winsA", b: str = "wi
     )
 
 
+def _score(value: Any) -> float:
+    """A seed's score as written: a whole number (one game) or a mean over repeats."""
+    number = float(value)
+    return int(number) if number.is_integer() else number
+
+
 def leaderboard_from_json(data: Mapping[str, Any]) -> Leaderboard:
     """The `Leaderboard` a `leaderboard.json` (`to_json`) holds, so the site renders a shipped
     board with the same cell functions as the Markdown table."""
@@ -141,7 +148,7 @@ def leaderboard_from_json(data: Mapping[str, Any]) -> Leaderboard:
                 provider=r.get("provider"),
                 score=float(r["score"]),
                 half_width=r.get("halfWidth95"),
-                seed_scores={str(k): int(v) for k, v in r["seedScores"].items()},
+                seed_scores={str(k): _score(v) for k, v in r["seedScores"].items()},
                 lines=float(r["lines"]),
                 latency_ms=r.get("latencyMs"),
                 cost_per_100=r.get("costPer100Decisions"),
@@ -155,6 +162,7 @@ def leaderboard_from_json(data: Mapping[str, Any]) -> Leaderboard:
                 elo_interval=None if interval is None else (float(interval[0]), float(interval[1])),
                 brier=r.get("brier"),
                 risk_reports=int(r.get("riskReports", 0)),
+                repeats=r.get("repeats"),
             )
         )
     pairs = tuple(

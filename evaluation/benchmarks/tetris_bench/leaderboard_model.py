@@ -6,7 +6,9 @@ by `leaderboard_render.py`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from evaluation.core.stats import HeadToHead
 
@@ -47,7 +49,8 @@ class Row:
     provider: str | None
     score: float
     half_width: float | None  # None unless official: `seed_scores` are listed instead
-    seed_scores: dict[str, int]
+    seed_scores: dict[str, float]
+    """Each IQ seed's score (its mean over repeats in a run of several)."""
     lines: float
     latency_ms: float | None
     cost_per_100: float | None  # None: nothing priced (a local brain), shown as a dash
@@ -61,6 +64,9 @@ class Row:
     elo_interval: tuple[float, float] | None  # None: withheld (separated record)
     brier: float | None
     risk_reports: int
+    repeats: Mapping[str, Any] | None = None
+    """A run of several repeats (`--repeats`): the mean over repeats with its interval
+    (`evaluation/core/repeat_report.py:repeat_block`); None: one game per seed."""
 
 
 @dataclass(frozen=True)

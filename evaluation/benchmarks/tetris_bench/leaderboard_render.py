@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from evaluation.benchmarks.tetris_bench.leaderboard_model import Leaderboard, Pair, Row
 from evaluation.core.money import usd
+from evaluation.core.repeat_report import repeat_line
 
 DASH = "—"
 NOT_RUN = "not run"
@@ -57,7 +58,10 @@ def tokens_text(prompt: int, completion: int) -> str:
 def row_cells(r: Row) -> list[str]:
     """The table cells of a row (`COLUMNS`), shared by the Markdown and terminal renderings."""
     brain = f"{r.name} ({', '.join(x for x in (r.kind, r.provider) if x)})" if r.kind else r.name
-    if r.half_width is not None:
+    if r.repeats is not None:
+        low, high = r.repeats["ci95"]
+        spread = f"{number_text(low)} to {number_text(high)} ({r.repeats['repeats']} repeats)"
+    elif r.half_width is not None:
         spread = f"±{number_text(r.half_width)}"
     else:
         spread = "per seed: " + ", ".join(str(v) for v in r.seed_scores.values())
@@ -98,9 +102,21 @@ def footnotes(lb: Leaderboard) -> list[str]:
         else f"{r.slug} {DASH}"
         for r in lb.rows
     ]
+    repeated = [repeat_line(r.slug, dict(r.repeats)) for r in lb.rows if r.repeats is not None]
+    several = (
+        [
+            "Each seed played several times (--repeats, never official): a seed's score is its "
+            "mean over repeats; the interval resamples seeds and repeats: "
+            + "; ".join(repeated)
+            + "."
+        ]
+        if repeated
+        else []
+    )
     return [
         f"Ruleset {lb.ruleset}, {len(lb.seeds)} IQ seeds. Ranked by mean IQ score; "
         "≈ marks a head-to-head interval with the row above that includes zero.",
+        *several,
         "Elo (penalised Bradley-Terry over the IQ seeds, prior precision 0.25, pairs weighted "
         "1/(n-1), centred at 1500): " + "; ".join(elo) + ".",
         "Brier score of reported top-out risk (lower is better): " + "; ".join(calib) + ".",

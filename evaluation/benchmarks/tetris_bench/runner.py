@@ -11,6 +11,11 @@ Re-running the same command into the same directory resumes (`evaluation/core/ru
 game counts as finished when its log verifies and its result agrees with it; a game cut short, or
 aborted by a failure on our side, is set aside (renamed, never overwritten) and played again. A
 directory holding another run, or anything else, is refused.
+
+A run that is not official may play each game several times (`RunConfig.repeats`, `--repeats`;
+`logs/<brain>/<mode>/<seed>/r1.jsonl` ..., `evaluation/core/repeats.py`): the leaderboard ranks
+by each seed's mean over repeats and shows the interval over seeds and repeats. An official run
+plays each public seed once.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from evaluation.benchmarks.tetris_bench.defaults import BENCHMARK_ID
 from evaluation.benchmarks.tetris_bench.episode import play_tetris
 from evaluation.benchmarks.tetris_bench.leaderboard import Leaderboard, build_leaderboard
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError, camel_case
+from evaluation.core import repeats
 from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor, LocalExecutor
 from evaluation.core.grid import Key, PolicyPool, play_grid
@@ -109,12 +115,23 @@ class RunConfig:
     piece_cap: int = PIECE_CAP
     tick_cap: int = TICK_CAP
     ruleset: str = RULESET_ID
+    repeats: int = 1
+    """Games per (brain, mode, seed); more than one never in an official run."""
+
+    def __post_init__(self) -> None:
+        if self.official and self.repeats != 1:
+            raise RunError(
+                "--official plays each public seed once (the official protocol); drop --repeats, "
+                "or drop --official for a repeated run that is not official"
+            )
 
     def to_dict(self) -> dict[str, Any]:
-        """The manifest's `settings` (camelCase keys, like every output)."""
+        """The manifest's `settings` (camelCase keys, like every output; the run directory
+        records `repeats` itself, and only when there are several)."""
         return {
             camel_case(key): list(value) if isinstance(value, tuple) else value
             for key, value in asdict(self).items()
+            if key != "repeats"
         }
 
     def games(self) -> list[tuple[str, str, str]]:
@@ -211,7 +228,7 @@ def run_tetris_bench(
     """
     if concurrency < 1:
         raise RunError("--concurrency must be >= 1")
-    run_dir = RunDir(output_dir, BENCHMARK_ID, config.to_dict())
+    run_dir = RunDir(output_dir, BENCHMARK_ID, config.to_dict(), repeats=config.repeats)
     try:
         run_dir.prepare(resume=None)
     except RunDirError as error:
@@ -222,7 +239,7 @@ def run_tetris_bench(
 
     def report(key: Key, saved: Mapping[str, Any]) -> None:
         if progress:
-            brain, mode, seed = key
+            brain, mode, seed = key[:3]
             progress(brain, mode, seed, GameResult.from_dict(dict(saved)))
 
     grid = play_grid(
@@ -236,7 +253,7 @@ def run_tetris_bench(
         verify=_verified,
         say=say,
     )
-    games = config.games()
+    games = repeats.expand(config.games(), config.repeats)
     results = [GameResult.from_dict(grid.finished[g]) for g in games if g in grid.finished]
     outcome = RunOutcome(
         output_dir,
@@ -247,5 +264,7 @@ def run_tetris_bench(
         stop_reason=grid.stop_reason,
     )
     if not grid.interrupted and not outcome.missing and outcome.results:
-        outcome.leaderboard = build_leaderboard(outcome.results, official=config.official)
+        outcome.leaderboard = build_leaderboard(
+            outcome.results, official=config.official, repeats=config.repeats
+        )
     return outcome

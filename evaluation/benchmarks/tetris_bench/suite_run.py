@@ -40,7 +40,10 @@ def run(request: SuiteRequest) -> Part:
     if not playable:
         return part
     playable = with_references(playable, STRONGEST)
-    argv = sub_argv(BENCHMARK_ID, list(playable.values()), request, BUDGET_ARGS[request.budget])
+    repeated = request.budget == "quick"  # the official protocol plays each seed once
+    part.repeats = request.repeats if repeated else 1
+    budget = BUDGET_ARGS[request.budget]
+    argv = sub_argv(BENCHMARK_ID, list(playable.values()), request, budget, repeats=repeated)
     code, held = run_command(add_parsers, argv, request)
     finish(part, code, held, root, "leaderboard.md", "logs")
     board = read_object(root, root / "leaderboard.json") if code == 0 else None
@@ -65,6 +68,8 @@ def _cell(
         score, half = row.get("score"), row.get("halfWidth95")
         low = score - half if isinstance(score, float | int) and isinstance(half, float) else None
         high = score + half if isinstance(score, float | int) and isinstance(half, float) else None
+        if isinstance(row.get("repeats"), dict):  # the mean over repeats and its interval
+            low, high = row["repeats"]["ci95"]
         cell.headlines.append(Headline(HEADLINE, score, low, high, "points"))
     elif complete:
         cell.status, cell.note = "missing", "no leaderboard row for this brain"

@@ -21,6 +21,7 @@ from evaluation.core.cli_options import (
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
+from evaluation.core.repeats import add_repeats_option
 from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
 
 # The suite and the oracle load numba kernels: they are imported when the command runs.
@@ -60,6 +61,7 @@ def add_parsers(sub: Any) -> None:
         "or empty, or hold this same run to resume it",
     )
     add_resume_option(arena)
+    add_repeats_option(arena)
     arena.add_argument("--json", metavar="PATH", help="also write report.json's content to PATH")
     add_quiet_option(arena, "line per game")
     add_model_options(arena)
@@ -97,6 +99,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             resume=True if args.resume else None,
             executor=executor,
             progress=progress,
+            repeats=args.repeats,
         )
     except (RunError, SpecError, ExecutorError) as error:
         print(f"arcade-eval {BENCHMARK_ID}: {error}", file=sys.stderr)

@@ -16,6 +16,7 @@ from arcade_gym.tictactoe.rules import RULESET_ID, SIZES
 from evaluation.benchmarks.ttt_arena.grading import WEIGHTS, grade_for, weighted_score
 from evaluation.benchmarks.ttt_arena.suite import CATEGORIES, CATEGORY_TITLES
 from evaluation.core.money import usd
+from evaluation.core.repeat_report import repeat_line
 from policies.tictactoe import BUILTINS
 
 REPORT_VERSION = 2
@@ -164,6 +165,9 @@ class ArenaReport:
     accuracy: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
     grade: str = "F"
+    repeats: dict[str, Any] | None = None
+    """A run of several repeats (`--repeats`): every item's repeats are pooled above (so the
+    score is the mean over repeats) and this is `evaluation/core/repeat_report.py`'s block."""
 
     def __post_init__(self) -> None:
         self.accuracy = self._accuracy()
@@ -233,6 +237,8 @@ class ArenaReport:
             "positions": [p.to_dict(timings) for p in self.positions],
             "games": [m.to_dict() for m in self.matches],
         }
+        if self.repeats is not None:
+            out["repeats"] = self.repeats
         if timings:
             out["seconds"] = round(self.seconds, 3)
         return out
@@ -301,6 +307,11 @@ class ArenaReport:
         if self.illegal_moves:
             lines.append("illegal moves:")
             lines.extend(f"  {i.where}: {i.reason}" for i in self.illegal_moves)
+        if self.repeats is not None:
+            lines.append(
+                "every item played several times, the counts above pool the repeats; "
+                + repeat_line("score", self.repeats)
+            )
         return "\n".join(lines)
 
 

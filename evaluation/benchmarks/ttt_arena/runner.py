@@ -12,6 +12,11 @@ Re-running the same command into the same directory (or adding `--resume`) resum
 counts as finished when its log verifies and its result agrees with it; a game cut short, or
 aborted by a failure on our side, is set aside (renamed, never overwritten) and played again. A
 directory holding another run, or anything else, is refused.
+
+With `repeats` K > 1 (`--repeats`) every position and match is played K times
+(`logs/<policy>/positions/<id>/r1.jsonl` ..., `evaluation/core/repeats.py`): the report pools the
+repeats (its score is the mean over repeats, the grade that mean's) and adds the interval over
+items and repeats, categories weighted as in the score (`ArenaReport.repeats`).
 """
 
 from __future__ import annotations
@@ -31,12 +36,15 @@ from evaluation.benchmarks.ttt_arena.defaults import (
     MAX_TIMEOUT_MS,
 )
 from evaluation.benchmarks.ttt_arena.episode import Item, play_arena_game
+from evaluation.benchmarks.ttt_arena.grading import WEIGHTS
 from evaluation.benchmarks.ttt_arena.report import ArenaReport, build_report
 from evaluation.benchmarks.ttt_arena.suite import SUITE_VERSION, Suite, build_suite
 from evaluation.core.errors import RunError
 from evaluation.core.executor import Executor
 from evaluation.core.grid import Key, PolicyPool, play_grid
 from evaluation.core.policy_identity import policy_identity, run_settings
+from evaluation.core.repeat_report import repeat_block
+from evaluation.core.repeats import samples
 from evaluation.core.rundir import RunDir, RunDirError
 
 Progress = Callable[[str], None]
@@ -102,6 +110,7 @@ def run_arena(
     executor: Executor | None = None,
     progress: Progress | None = None,
     say: Callable[[str], None] = print,
+    repeats: int = 1,
 ) -> ArenaRun:
     """Play every policy (a spec, built by `pool` after the directory is checked) through the
     suite of `seed` into `output_dir`, resuming what it holds; never raises for anything a
@@ -112,7 +121,9 @@ def run_arena(
         raise RunError(f"--timeout-ms must be > 0 and at most {MAX_TIMEOUT_MS:.0f} (a day)")
     if not 0 <= seed <= MAX_SEED:
         raise RunError("--seed must be an integer from 0 to 2**64 - 1")
-    run_dir = RunDir(output_dir, BENCHMARK_ID, settings(policies, seed, timeout_ms))
+    run_dir = RunDir(
+        output_dir, BENCHMARK_ID, settings(policies, seed, timeout_ms), repeats=repeats
+    )
     try:
         run_dir.prepare(resume=resume)
     except RunDirError as error:
@@ -145,21 +156,47 @@ def run_arena(
     )
     for spec in policies:
         if grid.complete(spec):
-            outcome.reports.append(_report(spec, made[spec], suite, grid.finished, grid.seconds))
+            played = _Played(spec, suite, grid.finished, repeats)
+            outcome.reports.append(played.report(policy_identity(made[spec]), grid.seconds))
     return outcome
 
 
-def _report(
-    spec: str, policy: Any, suite: Suite, finished: Mapping[Key, Mapping[str, Any]], seconds: float
-) -> ArenaReport:
-    return build_report(
-        policy_identity(policy),
-        suite.seed,
-        suite.version,
-        [finished[(spec, "positions", p.id)] for p in suite.positions],
-        [finished[(spec, "matches", m.id)] for m in suite.matches],
-        seconds,
-    )
+@dataclass(frozen=True)
+class _Played:
+    """One policy's finished games of the suite, each item `repeats` times."""
+
+    spec: str
+    suite: Suite
+    finished: Mapping[Key, Mapping[str, Any]]
+    repeats: int
+
+    def items(self, kind: str, ids: Sequence[str]) -> list[list[Mapping[str, Any]]]:
+        """Each item's saved results, in repeat order."""
+        return [samples(self.finished, (self.spec, kind, i), self.repeats) for i in ids]
+
+    def report(self, identity: Mapping[str, Any], seconds: float) -> ArenaReport:
+        """The report pooling every repeat, with the repeat block when there are several."""
+        positions = self.items("positions", [p.id for p in self.suite.positions])
+        matches = self.items("matches", [m.id for m in self.suite.matches])
+
+        def build(rounds: Sequence[int]) -> ArenaReport:
+            pick = [[item[r] for r in rounds] for item in (*positions, *matches)]
+            first = [s for item in pick[: len(positions)] for s in item]
+            second = [s for item in pick[len(positions) :] for s in item]
+            return build_report(identity, self.suite.seed, self.suite.version, first, second)
+
+        report = build(range(self.repeats))
+        report.seconds = seconds
+        if self.repeats > 1:
+            report.repeats = repeat_block(
+                [[100.0 * float(s["passed"]) for s in item] for item in positions]
+                + [[100.0 * float(s["score"]) for s in item] for item in matches],
+                [build([r]).score for r in range(self.repeats)],
+                strata=[p.category for p in self.suite.positions] + ["match_play"] * len(matches),
+                weights=WEIGHTS,
+                unit="item",
+            )
+        return report
 
 
 def _progress_line(spec: str, item: Item, saved: Mapping[str, Any]) -> str:

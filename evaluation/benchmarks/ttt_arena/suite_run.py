@@ -37,7 +37,9 @@ def run(request: SuiteRequest) -> Part:
         return part
     playable = with_references(playable, STRONGEST)
     specs = list(dict.fromkeys(playable.values()))
-    code, held = run_command(add_parsers, sub_argv(BENCHMARK_ID, specs, request, []), request)
+    part.repeats = request.repeats
+    argv = sub_argv(BENCHMARK_ID, specs, request, [], repeats=True)
+    code, held = run_command(add_parsers, argv, request)
     finish(part, code, held, root, "report.txt", "logs")
     document = read_object(root, root / "report.json") if code == 0 else None
     reports = [r for r in (document or {}).get("reports") or [] if isinstance(r, dict)]
@@ -53,7 +55,9 @@ def _cell(policy: str, spec: str, report: dict[str, Any] | None) -> Cell:
     if report is None:
         return cell
     cell.note = f"grade {report.get('grade')}"
-    cell.headlines.append(Headline(HEADLINE, report.get("score"), None, None, "points"))
+    repeated = report.get("repeats")
+    low, high = repeated["ci95"] if isinstance(repeated, dict) else (None, None)
+    cell.headlines.append(Headline(HEADLINE, report.get("score"), low, high, "points"))
     stats = report.get("moveStats") or {}
     cell.cost_usd = stats.get("costUsd")
     cell.prompt_tokens = stats.get("promptTokens")
