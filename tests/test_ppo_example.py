@@ -125,3 +125,42 @@ def test_potential_shaping_pays_a_better_stack_and_nothing_for_a_top_out() -> No
     ended = np.array([True])
     last = rewards(np.zeros(1), {"board": holed}, ended, ended, lines)
     assert last[0] == pytest.approx(preset.top_out + (preset.gamma - 1.0) * phi)
+
+
+def test_board_games_share_the_games_in_proportion_and_in_full() -> None:
+    assert presets.board_games({3: 64, 5: 128, 10: 192}, 384) == {3: 64, 5: 128, 10: 192}
+    games = presets.board_games({3: 1, 5: 2, 10: 3}, 10)
+    assert sum(games.values()) == 10 and games[3] >= 1 and games[10] >= games[5]
+    with pytest.raises(ValueError, match="cannot cover 3 board sizes"):
+        presets.board_games({3: 1, 5: 1, 10: 1}, 2)
+
+
+def test_a_short_run_of_the_all_sizes_preset_plays_every_arena_size(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from arcade_gym.tictactoe.contract import check_answer
+    from arcade_gym.tictactoe.game import TicTacToeGame
+    from policies.ppo.model_file import save_model
+    from policies.specs import make_policy
+
+    base = presets.PRESETS["tictactoe-selfplay-all"]
+    preset = replace(
+        base,
+        arch={**base.arch, "channels": 4, "layers": 1},
+        num_envs=6,
+        num_steps=4,
+        boards=presets.board_games(base.boards, 6),
+    )
+    trainer = ppo.Trainer(preset, seed=0)
+    row = trainer.train(minutes=0, timesteps=48)
+    assert trainer.steps == 48 and np.isfinite(row["aux_loss"])
+    path = tmp_path / "all.pt"
+    save_model(path, trainer.model("tictactoe-selfplay-all", row))
+    policy = make_policy(f"ppo:{path}", "tictactoe")
+    for size in (3, 5, 10):
+        game = TicTacToeGame(size)
+        while not game.over:  # a whole game, the model playing both sides
+            question = game.question()
+            answer = policy.act(question)
+            assert check_answer(question, answer).legal
+            game.play(answer.row * size + answer.col)
