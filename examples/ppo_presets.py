@@ -155,11 +155,14 @@ PRESETS: dict[str, Preset] = {
         sb3="MaskablePPO",
     ),
     # One network for 3x3, 5x5 and 10x10 (`board`: fully convolutional, the same weights on every
-    # size, k-in-a-row as input planes), trained on the three sizes in the same rollouts against
-    # the pool above. Games start from random openings (up to a third of the board, the way the
-    # arena's positions arise: scattered stones), so the learner meets threats, forks and
-    # blocks in every part of the board rather than only after its own openings; gamma 0.97
-    # prefers the quicker win and the later loss.
+    # size, k-in-a-row as input planes), trained on the three sizes in the same rollouts, as
+    # many games of each. Games start from random openings (up to 6, 14 and 50 plies: scattered
+    # stones, the way the arena's positions arise), so the learner meets threats, forks and
+    # blocks all over the board, not only after its own openings. The pool: its own frozen copy
+    # (a random move one time in five), the tactician with a random first move, perfect (the
+    # tactician on the larger boards), greedy (it wins at once when a threat is left open) and
+    # random. gamma 0.9: a win now is clearly worth more than one later. The auxiliary loss
+    # (`aux_targets`, weight `aux_coef`) makes the features say what each square would do.
     "tictactoe-selfplay-all": Preset(
         "arcade_gym/TicTacToe-v0",
         {"size": 3},
@@ -167,14 +170,20 @@ PRESETS: dict[str, Preset] = {
         num_envs=384,
         num_steps=16,
         epochs=3,
-        lr=1e-3,
-        gamma=0.97,
-        ent_coef=0.01,
+        lr=2e-3,
+        gamma=0.9,
+        ent_coef=0.02,
         metric="win",
-        selfplay={"snapshot": 0.5, "varied-tactician": 0.3, "random": 0.1, "greedy": 0.1},
+        selfplay={
+            "snapshot": 0.3,
+            "varied-tactician": 0.2,
+            "perfect": 0.2,
+            "greedy": 0.2,
+            "random": 0.1,
+        },
         snapshot_epsilon=0.2,
-        boards={3: 64, 5: 128, 10: 192},
-        opening={3: 4, 5: 8, 10: 30},
+        boards={3: 128, 5: 128, 10: 128},
+        opening={3: 6, 5: 14, 10: 50},
         aux_coef=1.0,
     ),
     # +1 per right digit, -1 per wrong one (the env's reward); generated grids of every tier.
@@ -229,6 +238,17 @@ def board_games(boards: dict[int, int], num_envs: int) -> dict[int, int]:
     return games
 
 
+def _sized(pool: dict[Any, float], size: int) -> dict[Any, float]:
+    """A pool for one board size: `perfect` (exact on 3x3 only) is the tactician elsewhere."""
+    if size == 3:
+        return pool
+    sized: dict[Any, float] = {}
+    for member, weight in pool.items():
+        name = "tactician" if member == "perfect" else member
+        sized[name] = sized.get(name, 0.0) + weight
+    return sized
+
+
 def make_env(
     preset: Preset, num_envs: int, snapshot: Any = None, opponent: str | None = None
 ) -> Any:
@@ -244,9 +264,8 @@ def make_env(
             from arcade_gym.tictactoe.selfplay_mixed import TicTacToeMixedSelfPlayVectorEnv
 
             games = board_games(preset.boards, num_envs)
-            return TicTacToeMixedSelfPlayVectorEnv(
-                games, {n: opponent or pool for n in games}, opening=preset.opening
-            )
+            pools = {n: opponent or _sized(pool, n) for n in games}
+            return TicTacToeMixedSelfPlayVectorEnv(games, pools, opening=preset.opening)
         size = preset.env_kwargs.get("size", 3)
         return TicTacToeSelfPlayVectorEnv(
             num_envs,
