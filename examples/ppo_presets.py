@@ -261,7 +261,7 @@ def make_env(
         members = {"snapshot": snapshot, "varied-tactician": varied_tactician}
         pool = {members.get(name, name): w for name, w in preset.selfplay.items()}
         if preset.boards is not None:
-            from arcade_gym.tictactoe.selfplay_mixed import TicTacToeMixedSelfPlayVectorEnv
+            from arcade_gym.selfplay import TicTacToeMixedSelfPlayVectorEnv
 
             games = board_games(preset.boards, num_envs)
             pools = {n: opponent or _sized(pool, n) for n in games}
