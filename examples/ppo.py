@@ -316,8 +316,6 @@ class Trainer:
         return {
             "steps": self.steps,
             "seconds": round(elapsed, 2),
-            "cpu_seconds": round(time.process_time() - self.cpu_start, 2),
-            "load": os.getloadavg()[0],
             "sps": self.steps / elapsed,
             "env_sps": self.steps / max(self.clock.env, 1e-9),
             "inference_sps": self.steps / max(self.clock.inference, 1e-9),
@@ -328,6 +326,8 @@ class Trainer:
             self.preset.metric: float(recent[:, 2].mean()),
             "lr": float(self.optimizer.param_groups[0]["lr"]),
             **stats,
+            "cpu_seconds": round(time.process_time() - self.cpu_start, 2),
+            "load": os.getloadavg()[0],
         }
 
     def record(self, row: dict[str, float]) -> None:
