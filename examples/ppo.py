@@ -20,7 +20,9 @@ plays through the policy grammar as `--policy ppo:PATH` without this script.
 
 Progress lines give steps/s end to end, then split into env, inference and learning (each phase's
 steps per second of its own time); `--log` writes one CSV row per iteration (also TensorBoard
-scalars with `--tensorboard DIR`, when it is installed). Budgets: `--minutes`, `--timesteps`.
+scalars with `--tensorboard DIR`, when it is installed). Budgets: `--minutes`, `--timesteps`,
+`--cpu-minutes` (this process's CPU time; the log's `cpu_seconds` and `load` columns say what a
+busy machine left the run).
 torch runs on `--threads` threads (default: one per core) that spin only briefly while they wait
 (`GOMP_SPINCOUNT=2000`, unless set), so a busy machine slows them down without stalling them.
 """
@@ -48,7 +50,15 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the presets file beside this one
-from ppo_presets import PRESETS, Preset, Rewards, make_env, network_for
+from ppo_presets import (
+    PRESETS,
+    Preset,
+    Rewards,
+    aux_targets,
+    board_games,
+    make_env,
+    network_for,
+)
 
 from policies.ppo.model_file import PPOModel, observation_shapes, save_model
 from policies.ppo.network import ActorCritic, as_tensors, masked_logits
@@ -134,6 +144,7 @@ class Trainer:
         self.finished: deque[tuple[float, int, float]] = deque(maxlen=200)
         self.steps, self.games, self.clock = 0, 0, Clock()
         self.start = time.perf_counter()
+        self.cpu_start = time.process_time()
         self.log = log.open("w", newline="") if log is not None else None
         self.csv = csv.writer(self.log) if self.log is not None else None
         self.tensorboard: Any = None
@@ -213,6 +224,7 @@ class Trainer:
         )
         T, N = p.num_steps, p.num_envs
         obs = tmap(lambda v: v.reshape(T * N, *v.shape[2:]), buf["obs"])
+        facts = torch.as_tensor(aux_targets(tmap(np.asarray, obs))) if p.aux_coef else None
         stats = self.update(
             obs,
             buf["mask"].reshape(T * N, -1),
@@ -221,6 +233,7 @@ class Trainer:
             buf["values"].reshape(-1),
             advantages.reshape(-1),
             returns.reshape(-1),
+            facts,
         )
         net.observe(obs)  # after the update: the stats stay fixed within an iteration
         self.iterations += 1
@@ -238,8 +251,11 @@ class Trainer:
         old_values: torch.Tensor,
         advantages: torch.Tensor,
         returns: torch.Tensor,
+        facts: torch.Tensor | None = None,
     ) -> dict[str, float]:
-        """`epochs` passes of minibatch steps on the clipped objective."""
+        """`epochs` passes of minibatch steps on the clipped objective (plus, given `facts`,
+        the auxiliary loss: the network's per-square predictions against them, on the legal
+        squares)."""
         p, net = self.preset, self.net
         batch = actions.shape[0]
         size = batch // p.minibatches
@@ -252,7 +268,15 @@ class Trainer:
             order = torch.randperm(batch)
             for start in range(0, batch - size + 1, size):
                 idx = order[start : start + size]
-                logits, value = net(tmap(lambda v, idx=idx: v[idx], obs))
+                batch_obs = tmap(lambda v, idx=idx: v[idx], obs)
+                if facts is None:
+                    logits, value = net(batch_obs)
+                else:
+                    logits, value, predicted = net.forward_aux(batch_obs)  # type: ignore[operator]
+                    legal = masks[idx]
+                    aux_loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                        predicted[legal], facts[idx][legal]
+                    )
                 logp, entropy = log_prob_entropy(masked_logits(logits, masks[idx]), actions[idx])
                 log_ratio = logp - old_logp[idx]
                 ratio = log_ratio.exp()
@@ -266,6 +290,8 @@ class Trainer:
                 loss = (
                     pg_loss.mean() - p.ent_coef * entropy.mean() + p.vf_coef * 0.5 * v_loss.mean()
                 )
+                if facts is not None:
+                    loss = loss + p.aux_coef * aux_loss
                 self.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.parameters(), p.max_grad_norm)
@@ -278,6 +304,8 @@ class Trainer:
                         "v_loss": v_loss.mean(),
                         "entropy": entropy.mean(),
                     }
+                    if facts is not None:
+                        last["aux_loss"] = aux_loss.detach()
         out = {key: float(value) for key, value in last.items()}
         return {**out, "approx_kl": float(np.mean(kls)), "clipfrac": float(np.mean(clipped))}
 
@@ -298,6 +326,8 @@ class Trainer:
             self.preset.metric: float(recent[:, 2].mean()),
             "lr": float(self.optimizer.param_groups[0]["lr"]),
             **stats,
+            "cpu_seconds": round(time.process_time() - self.cpu_start, 2),
+            "load": os.getloadavg()[0],
         }
 
     def record(self, row: dict[str, float]) -> None:
@@ -310,14 +340,20 @@ class Trainer:
             for key, value in row.items():
                 self.tensorboard.add_scalar(key, value, int(row["steps"]))
 
-    def train(self, minutes: float, timesteps: int = 0, every: float = 10.0) -> dict[str, float]:
-        """Iterate until the budget is spent, the learning rate annealed linearly to 5% over it."""
+    def train(
+        self, minutes: float, timesteps: int = 0, every: float = 10.0, cpu_minutes: float = 0.0
+    ) -> dict[str, float]:
+        """Iterate until a budget is spent (wall minutes, steps, or minutes of this process's
+        CPU time: on a machine shared with other jobs, what a quiet one would do in that much
+        wall time with as many threads), the learning rate annealed linearly to 5% over it."""
         row: dict[str, float] = {}
         next_print = self.start
         while True:
             spent = (time.perf_counter() - self.start) / (60.0 * minutes) if minutes else 0.0
             spent = max(spent, self.steps / timesteps if timesteps else 0.0)
-            if spent >= 1.0 or not (minutes or timesteps):
+            cpu = time.process_time() - self.cpu_start
+            spent = max(spent, cpu / (60.0 * cpu_minutes) if cpu_minutes else 0.0)
+            if spent >= 1.0 or not (minutes or timesteps or cpu_minutes):
                 break
             self.optimizer.param_groups[0]["lr"] = self.preset.lr * max(0.05, 1.0 - spent)
             row = self.figures(self.iterate())
@@ -371,7 +407,8 @@ def frozen_player(net: ActorCritic, epsilon: float = 0.0) -> Any:
 
 def progress_line(preset: Preset, row: dict[str, float]) -> str:
     return (
-        f"steps {int(row['steps']):>11,} {row['seconds']:6.0f} s {row['sps']:8,.0f} steps/s "
+        f"steps {int(row['steps']):>11,} {row['seconds']:6.0f} s (cpu {row['cpu_seconds']:.0f} s, "
+        f"load {row['load']:.1f}) {row['sps']:8,.0f} steps/s "
         f"(env {row['env_sps']:,.0f}, inference {row['inference_sps']:,.0f}, learning "
         f"{row['learning_sps']:,.0f})  games {int(row['games']):,}  {preset.metric} "
         f"{row[preset.metric]:.3f}  entropy {row['entropy']:.3f}  kl {row['approx_kl']:.4f}"
@@ -482,7 +519,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     add = parser.add_argument
     add("--preset", choices=sorted(PRESETS), default="snake")
-    add("--minutes", type=float, default=10.0, help="wall-time budget (default 10)")
+    add("--minutes", type=float, default=10.0, help="wall-time budget (default 10; 0: none)")
+    add(
+        "--cpu-minutes",
+        type=float,
+        default=0.0,
+        help="budget in minutes of this process's CPU time (a busy machine: what a quiet one "
+        "does in that wall time with as many threads); with --minutes 0, the only budget",
+    )
     add("--timesteps", type=int, default=0, help="step budget (0: the minutes only)")
     add("--out", type=Path, help="model file (default models/ppo-PRESET.pt)")
     add("--log", type=Path, help="CSV log, a row an iteration (default: the model's path, .csv)")
@@ -524,8 +568,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     changes: dict[str, Any] = {"num_envs": args.envs, "num_steps": args.steps, "lr": args.lr}
     changes["ent_coef"] = args.ent_coef
     if args.size:
+        if preset.boards is not None:
+            raise SystemExit(f"--size: {args.preset} trains on every size {sorted(preset.boards)}")
         changes["env_kwargs"] = {**preset.env_kwargs, "size": args.size}
     preset = replace(preset, **{k: v for k, v in changes.items() if v})
+    if preset.boards is not None:  # the sizes' shares of the games, num_envs in all
+        preset = replace(preset, boards=board_games(preset.boards, preset.num_envs))
     if args.compare_sb3 and preset.arch["kind"] != "mlp":
         raise SystemExit("--compare-sb3 needs an MLP preset (SB3's MlpPolicy): snake, tictactoe")
     out = args.out or Path(f"models/ppo-{args.preset}.pt")
@@ -547,7 +595,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     )
     minutes = args.compare_seconds / 60.0 if args.compare_sb3 else args.minutes
     try:
-        row = trainer.train(minutes, args.timesteps)
+        row = trainer.train(minutes, args.timesteps, cpu_minutes=args.cpu_minutes)
     except KeyboardInterrupt:
         print("interrupted: saving the model as it is")
         row = {}
@@ -558,19 +606,29 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     if args.compare_sb3:
         row.update(compare_sb3(preset, args.compare_seconds, args.seed, row["sps"]))
     if args.eval_games:
-        opponent = None
-        if preset.selfplay is not None:
-            opponent = args.eval_opponent or (
-                "perfect" if preset.env_kwargs["size"] == 3 else "greedy"
+        sizes = sorted(preset.boards) if preset.boards is not None else [None]
+        for size in sizes:
+            played = preset
+            if size is not None:  # one size at a time, on its own board
+                kwargs = {**preset.env_kwargs, "size": size}
+                played = replace(preset, boards=None, env_kwargs=kwargs, opening={})
+            opponent = None
+            if preset.selfplay is not None:
+                board = played.env_kwargs["size"]
+                opponent = args.eval_opponent or ("perfect" if board == 3 else "greedy")
+                if opponent == "perfect" and board != 3:
+                    opponent = "tactician"
+            key = "eval" if size is None else f"eval{size}"
+            row[key], outcomes = evaluate(
+                played, trainer.net, args.eval_games, seed=10**6 + args.seed, opponent=opponent
             )
-        row["eval"], outcomes = evaluate(
-            preset, trainer.net, args.eval_games, seed=10**6 + args.seed, opponent=opponent
-        )
-        against = f" against {opponent} ({', '.join(f'{v} {k}' for k, v in outcomes.items())})"
-        print(
-            f"greedy, {args.eval_games} fresh games{against if opponent else ''}: mean "
-            f"{preset.metric} {row['eval']:.3f}"
-        )
+            won = ", ".join(f"{v} {k}" for k, v in outcomes.items())
+            board_name = "" if size is None else f" {size}x{size}"
+            against = f" against {opponent} ({won})" if opponent else ""
+            print(
+                f"greedy, {args.eval_games} fresh{board_name} games{against}: mean "
+                f"{preset.metric} {row[key]:.3f}"
+            )
     return row
 
 

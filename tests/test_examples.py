@@ -107,6 +107,7 @@ PPO_PRESETS = (
     "minesweeper",
     "tictactoe",
     "tictactoe-selfplay",
+    "tictactoe-selfplay-all",
     "sudoku",
 )
 

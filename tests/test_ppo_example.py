@@ -9,6 +9,7 @@ import math
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -125,3 +126,77 @@ def test_potential_shaping_pays_a_better_stack_and_nothing_for_a_top_out() -> No
     ended = np.array([True])
     last = rewards(np.zeros(1), {"board": holed}, ended, ended, lines)
     assert last[0] == pytest.approx(preset.top_out + (preset.gamma - 1.0) * phi)
+
+
+def test_board_games_share_the_games_in_proportion_and_in_full() -> None:
+    assert presets.board_games({3: 64, 5: 128, 10: 192}, 384) == {3: 64, 5: 128, 10: 192}
+    games = presets.board_games({3: 1, 5: 2, 10: 3}, 10)
+    assert sum(games.values()) == 10 and games[3] >= 1 and games[10] >= games[5]
+    with pytest.raises(ValueError, match="cannot cover 3 board sizes"):
+        presets.board_games({3: 1, 5: 1, 10: 1}, 2)
+
+
+def _tiny_all_sizes() -> Any:
+    from dataclasses import replace
+
+    base = presets.PRESETS["tictactoe-selfplay-all"]
+    return replace(
+        base,
+        arch={**base.arch, "channels": 4, "layers": 1},
+        num_envs=6,
+        num_steps=4,
+        boards=presets.board_games(base.boards, 6),
+    )
+
+
+def test_a_short_run_of_the_all_sizes_preset_plays_every_arena_size(tmp_path: Path) -> None:
+    from arcade_gym.tictactoe.contract import check_answer
+    from arcade_gym.tictactoe.game import TicTacToeGame
+    from policies.ppo.model_file import save_model
+    from policies.specs import make_policy
+
+    trainer = ppo.Trainer(_tiny_all_sizes(), seed=0)
+    row = trainer.train(minutes=0, timesteps=48)
+    assert trainer.steps == 48 and np.isfinite(row["aux_loss"])
+    path = tmp_path / "all.pt"
+    save_model(path, trainer.model("tictactoe-selfplay-all", row))
+    policy = make_policy(f"ppo:{path}", "tictactoe")
+    for size in (3, 5, 10):
+        game = TicTacToeGame(size)
+        while not game.over:  # a whole game, the model playing both sides
+            question = game.question()
+            answer = policy.act(question)
+            assert check_answer(question, answer).legal
+            game.play(answer.row * size + answer.col)
+
+
+def test_a_cpu_time_budget_stops_the_run_and_is_logged() -> None:
+    trainer = ppo.Trainer(_tiny_all_sizes(), seed=1)
+    row = trainer.train(minutes=0, cpu_minutes=1e-4)  # 6 ms of CPU: one iteration
+    assert trainer.steps == 24 and row["cpu_seconds"] > 0 and row["load"] >= 0
+
+
+@pytest.mark.slow
+def test_the_all_sizes_preset_beats_random_on_every_size_after_ten_cpu_minutes(
+    tmp_path: Path,
+) -> None:
+    from policies.ppo.model_file import load_model
+
+    out = tmp_path / "all.pt"
+    args = ["--preset", "tictactoe-selfplay-all", "--minutes", "0", "--cpu-minutes", "10"]
+    row = ppo.main([*args, "--threads", "1", "--out", str(out), "--eval-games", "0"])
+    assert row["steps"] > 0
+    preset = presets.PRESETS["tictactoe-selfplay-all"]
+    network = load_model(out).network
+    for size in (3, 5, 10):
+        played = replace_preset(preset, size)
+        wins, outcomes = ppo.evaluate(played, network, 100, seed=7, opponent="random")
+        assert wins >= 0.8, (size, outcomes)
+
+
+def replace_preset(preset: Any, size: int) -> Any:
+    """The all-sizes preset narrowed to one board, from the empty board (as `main` evaluates)."""
+    from dataclasses import replace
+
+    kwargs = {**preset.env_kwargs, "size": size}
+    return replace(preset, boards=None, env_kwargs=kwargs, opening={})

@@ -28,7 +28,9 @@ the whole batch):
     venv = TicTacToeSelfPlayVectorEnv(num_envs=256, size=3, opponent={"greedy": 0.5, snapshot: 0.5})
 
 There a callable opponent gets `(N, size, size, 2)` observations and `(N, size * size)` masks of
-the games it plays this step and returns `(N,)` actions; the built-ins run per game. Both forms
+the games it plays this step and returns `(N,)` actions; the built-ins run per game
+(`opening=N`: games start from random openings). `TicTacToeMixedSelfPlayVectorEnv` runs several
+board sizes at once on one canvas (`arcade_gym/tictactoe/selfplay_mixed.py`). Both forms
 follow the suite's env rules (`arcade_gym/core/env.py`, `arcade_gym/core/vector.py`).
 """
 
@@ -45,6 +47,10 @@ def __getattr__(name: str) -> Any:
         from arcade_gym.tictactoe.selfplay_vector import TicTacToeSelfPlayVectorEnv
 
         return TicTacToeSelfPlayVectorEnv
+    if name == "TicTacToeMixedSelfPlayVectorEnv":  # several board sizes on one canvas
+        from arcade_gym.tictactoe.selfplay_mixed import TicTacToeMixedSelfPlayVectorEnv
+
+        return TicTacToeMixedSelfPlayVectorEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -56,5 +62,6 @@ __all__ = [
     "OpponentSpec",
     "SelfPlayEnv",
     "Snapshot",
+    "TicTacToeMixedSelfPlayVectorEnv",
     "TicTacToeSelfPlayVectorEnv",
 ]

@@ -44,20 +44,90 @@ def _member(seed: np.int64, cumulative: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def random_opening(flat: np.ndarray, n: int, k: int, seed: np.int64, most: int, parity: int) -> int:
+    """Play a seeded number of plies, at most `most`, of the given parity (0: X is to move
+    after them, 1: O), X first, each on an empty square that completes no line for its mover,
+    next to a stone 85% of the time when one is (as the arena's suite positions are made,
+    `evaluation/benchmarks/ttt_arena/suite.py`); never the last empty square. Returns the plies
+    played: when the mover has no such square, the opening stops there, one ply earlier if the
+    parity asks (so the game never starts with the other side able to win at once)."""
+    state = np.empty(1, np.uint64)
+    state[0] = np.uint64(seed) ^ np.uint64(0x9E3779B97F4A7C15)
+    n2 = n * n
+    plies = int(splitmix64(state) % np.uint64(most + 1))
+    plies = min(plies, n2 - 1)
+    if plies % 2 != parity:
+        plies = plies + 1 if plies + 1 <= min(most, n2 - 1) else plies - 1
+    allowed = np.empty(n2, np.int64)
+    near = np.empty(n2, np.int64)
+    played = np.empty(n2, np.int64)
+    done = 0
+    for ply in range(plies):
+        side = X if ply % 2 == 0 else O
+        m = 0
+        m_near = 0
+        for c in range(n2):
+            if flat[c] != 0:
+                continue
+            flat[c] = side
+            completes = E.line_through(flat, n, k, c)
+            flat[c] = 0
+            if completes:
+                continue
+            allowed[m] = c
+            m += 1
+            r, col = c // n, c % n
+            touching = False
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    rr, cc = r + dr, col + dc
+                    if 0 <= rr < n and 0 <= cc < n and flat[rr * n + cc] != 0:
+                        touching = True
+            if touching:
+                near[m_near] = c
+                m_near += 1
+        if m == 0:
+            break
+        u = float(splitmix64(state) >> np.uint64(11)) * 2.0**-53
+        if m_near > 0 and u < 0.85:
+            cell = near[int(splitmix64(state) % np.uint64(m_near))]
+        else:
+            cell = allowed[int(splitmix64(state) % np.uint64(m))]
+        flat[cell] = side
+        played[done] = cell
+        done += 1
+    if done % 2 != parity:
+        done -= 1
+        flat[played[done]] = 0
+    return done
+
+
+@njit(cache=True)
 def _start(
-    flat: np.ndarray, st: np.ndarray, seed: np.int64, learner: int, cumulative: np.ndarray
+    flat: np.ndarray,
+    st: np.ndarray,
+    seed: np.int64,
+    learner: int,
+    cumulative: np.ndarray,
+    n: int,
+    k: int,
+    opening: int,
 ) -> None:
-    """A new game in one slot: its seed, the learner's mark, its opponent; O waits on it."""
+    """A new game in one slot: its seed, the learner's mark, its opponent, the random opening
+    (`opening` plies at most, leaving the learner to move); the opponent is waited on when it is
+    its move."""
     flat[:] = 0
     if learner == 0:
         st[S_SIDE] = X if st[S_EPISODES] % 2 == 0 else O
     else:
         st[S_SIDE] = X if learner == 1 else O
     st[S_EPISODES] += 1
-    st[S_PLACED] = 0
+    parity = 0 if st[S_SIDE] == X else 1  # the learner is to move after the opening
+    st[S_PLACED] = random_opening(flat, n, k, seed, opening, parity) if opening > 0 else 0
     st[S_SEED] = seed
     st[S_MEMBER] = _member(seed, cumulative)
-    st[S_PENDING] = 1 if st[S_SIDE] == O else 0
+    to_move = X if st[S_PLACED] % 2 == 0 else O
+    st[S_PENDING] = 1 if st[S_SIDE] != to_move else 0
 
 
 @njit(cache=True)
@@ -69,13 +139,16 @@ def start_games(
     games: np.ndarray,
     learner: int,
     cumulative: np.ndarray,
+    n: int,
+    k: int,
+    opening: int,
 ) -> None:
     """New games in the listed slots (each takes its next pre-drawn episode seed)."""
     for j in range(games.shape[0]):
         i = games[j]
         seed = seeds[i, seed_pos[i]]
         seed_pos[i] += 1
-        _start(flat[i], st[i], seed, learner, cumulative)
+        _start(flat[i], st[i], seed, learner, cumulative, n, k, opening)
 
 
 @njit(cache=True)
@@ -90,6 +163,7 @@ def learner_moves(
     k: int,
     learner: int,
     cumulative: np.ndarray,
+    opening: int,
     rew: np.ndarray,
     term: np.ndarray,
     trunc: np.ndarray,
@@ -105,7 +179,7 @@ def learner_moves(
         if needs_reset[i]:
             seed = seeds[i, seed_pos[i]]
             seed_pos[i] += 1
-            _start(flat[i], g, seed, learner, cumulative)
+            _start(flat[i], g, seed, learner, cumulative, n, k, opening)
             needs_reset[i] = False
             continue
         if actions[i] < 0:
@@ -202,7 +276,10 @@ class TicTacToeSelfPlayVectorEnv(ArcadeVectorEnv):
     Options: `size`; `opponent`: a pool (`arcade_gym/selfplay/pool.py`) of built-ins (random and
     greedy run in a kernel; tactician and perfect per game in Python) and batched callables
     `(obs (m, size, size, 2), mask (m, size * size)) -> (m,)` actions, called once a step with
-    the m games waiting on them; `learner="alternate"|"first"|"second"`; `illegal_action`,
+    the m games waiting on them; `learner="alternate"|"first"|"second"`; `opening`: each game
+    starts from a random opening of 0 to `opening` plies (`random_opening`; 0, the default: the
+    empty board), the learner keeping its mark and the side to move following the plies;
+    `illegal_action`,
     `illegal_reward` as the base's.
     """
 
@@ -213,6 +290,7 @@ class TicTacToeSelfPlayVectorEnv(ArcadeVectorEnv):
         size: int = 3,
         opponent: OpponentSpec = "random",
         learner: str = "alternate",
+        opening: int = 0,
         observation: str = "dict",
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
@@ -228,7 +306,10 @@ class TicTacToeSelfPlayVectorEnv(ArcadeVectorEnv):
             check_choice("opponent", name, SPARRING)
             if name == "perfect" and size != 3:
                 raise ValueError("the perfect opponent plays 3x3 only; use size=3 or 'tactician'")
+        if isinstance(opening, bool) or not isinstance(opening, int | np.integer) or opening < 0:
+            raise ValueError(f"opening must be a count of plies >= 0, got {opening!r}")
         self.size, self.k, self.learner = size, line_length(size), learner
+        self.opening = int(opening)
         self._learner = LEARNER_SIDES.index(learner)
         self._cumulative = np.ascontiguousarray(self.pool.cumulative, np.float64)
         n2 = size * size
@@ -259,7 +340,7 @@ class TicTacToeSelfPlayVectorEnv(ArcadeVectorEnv):
     def _kernel_reset(self, games: np.ndarray) -> None:
         start_games(
             self._flat, self._st, self._seeds, self._seed_pos, games.astype(np.int64),
-            self._learner, self._cumulative,
+            self._learner, self._cumulative, self.size, self.k, self.opening,
         )  # fmt: skip
         self.rewards[games] = 0.0
         self._needs_reset[games] = False
@@ -268,7 +349,8 @@ class TicTacToeSelfPlayVectorEnv(ArcadeVectorEnv):
     def _kernel_step(self, actions: np.ndarray) -> None:
         learner_moves(
             self._flat, self._st, self._seeds, self._seed_pos, actions, self._needs_reset,
-            self.size, self.k, self._learner, self._cumulative, self.rewards, self.terminations,
+            self.size, self.k, self._learner, self._cumulative, self.opening, self.rewards,
+            self.terminations,
             self.truncations,
         )  # fmt: skip
         self._opponents_answer()

@@ -19,6 +19,9 @@ Kinds, each with the inductive bias its game asks for:
   action plane, so what is learnt about a 3x3 neighbourhood holds everywhere.
 - `sudoku`: every (cell, digit) placement scored from how constrained it is (the cell's candidate
   count, the digit's places left in its row, column and box), one shared MLP: singles score high.
+- `board`: a fully convolutional net over a k-in-a-row board of any size (tic-tac-toe 3x3, 5x5,
+  10x10): the same weights on every size, k given as input planes, one logit per square, so one
+  model file plays every board of the arena.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from typing import Any
 
 import torch
 from torch import nn
+
+from arcade_gym.tictactoe.rules import K_FOR_SIZE
 
 MASKED_LOGIT = -1.0e9
 """The logit of a masked action: exp() of it is exactly 0 in float32, with no inf or NaN."""
@@ -226,6 +231,92 @@ class GridActorCritic(ActorCritic):
         return logits, self.v(pooled).squeeze(-1)
 
 
+BOARD_LINES: dict[int, int] = dict(K_FOR_SIZE)
+"""Board size -> stones in a row that win (the arena's boards)."""
+
+
+class BoardActorCritic(ActorCritic):
+    """`board`: tic-tac-toe planes of any board size -> one logit per square, and a value.
+
+    Input: `TicTacToe-v0`'s observation (B, n, n, 2) (plane 0 the mover's stones, plane 1 the
+    opponent's), or the mixed-size training form `{"board": (B, S, S, 2), "size": (B,)}` (each
+    board in the top-left corner of an S x S canvas; `arcade_gym/tictactoe/selfplay_mixed.py`),
+    which is cropped to each board's own size, so both forms give the same numbers; canvas
+    squares off the board get `MASKED_LOGIT`.
+
+    Planes: own, opponent, empty, on-board (ones: the convolutions' zero padding is the edge)
+    and the line length k one-hot (`BOARD_LINES`) -> a `first` x `first` convolution, `layers`
+    3x3 residual convolutions (ReLU) -> a 1x1 convolution, one logit per square. Value: an MLP
+    of the features' mean and max. With `aux` > 0, a second 1x1 convolution predicts `aux`
+    facts per square for an auxiliary loss in training (`forward_aux`); play never reads it."""
+
+    input_form = "structured"
+    any_board = True
+    """The policy plays it on every size in `BOARD_LINES` (`policies/ppo/policy.py`)."""
+
+    def __init__(self, channels: int = 32, layers: int = 3, first: int = 5, aux: int = 0) -> None:
+        super().__init__()
+        self.ks = sorted(set(BOARD_LINES.values()))
+        self.stem = nn.Conv2d(4 + len(self.ks), channels, first, padding=first // 2)
+        self.blocks = nn.ModuleList(
+            nn.Conv2d(channels, channels, 3, padding=1) for _ in range(layers)
+        )
+        self.head = nn.Conv2d(channels, 1, 1)
+        nn.init.orthogonal_(self.head.weight, 0.01)
+        nn.init.zeros_(self.head.bias)  # type: ignore[arg-type]
+        self.value = nn.Sequential(_mlp([2 * channels, 64], nn.ReLU), _init(nn.Linear(64, 1), 1.0))
+        self.aux = aux
+        self.aux_head = nn.Conv2d(channels, aux, 1) if aux else None
+
+    def _trunk(self, stones: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(B, n, n, 2) stones of one size -> ((B, n*n) logits, (B,) values, (B, n*n, aux))."""
+        n = stones.shape[1]
+        own, opp = stones[..., 0].float(), stones[..., 1].float()
+        ones = torch.ones_like(own)
+        lines = [ones * float(BOARD_LINES[n] == k) for k in self.ks]
+        x = torch.stack([own, opp, ones - own - opp, ones, *lines], dim=1)
+        x = torch.relu(self.stem(x.contiguous(memory_format=torch.channels_last)))
+        for block in self.blocks:
+            x = torch.relu(x + block(x))
+        logits = self.head(x).flatten(1)
+        pooled = torch.cat([x.mean((2, 3)), x.amax((2, 3))], dim=1)
+        facts = (
+            self.aux_head(x).flatten(2).transpose(1, 2)
+            if self.aux_head is not None
+            else logits.new_zeros(len(x), n * n, 0)
+        )
+        return logits, self.value(pooled).squeeze(-1), facts
+
+    def forward_aux(self, obs: Observation) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(logits, values, the auxiliary predictions (B, squares, aux)) in the input's form."""
+        if not isinstance(obs, dict):
+            _check_board(obs.shape[1])
+            return self._trunk(obs)
+        board, sizes = obs["board"], obs["size"].long().reshape(-1)
+        canvas = board.shape[1]
+        logits = board.new_full((len(board), canvas * canvas), MASKED_LOGIT, dtype=torch.float32)
+        values = board.new_zeros(len(board), dtype=torch.float32)
+        facts = board.new_zeros((len(board), canvas * canvas, self.aux), dtype=torch.float32)
+        for n in sorted({int(v) for v in sizes.tolist()}):
+            _check_board(n)
+            rows = (sizes == n).nonzero().squeeze(1)
+            part, value, fact = self._trunk(board[rows, :n, :n])
+            cells = (torch.arange(n)[:, None] * canvas + torch.arange(n)[None, :]).reshape(-1)
+            logits[rows[:, None], cells[None, :]] = part
+            values[rows] = value
+            facts[rows[:, None], cells[None, :]] = fact
+        return logits, values, facts
+
+    def forward(self, obs: Observation) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, values, _ = self.forward_aux(obs)
+        return logits, values
+
+
+def _check_board(n: int) -> None:
+    if n not in BOARD_LINES:
+        raise ValueError(f"a {n}x{n} board is none of the sizes {sorted(BOARD_LINES)}")
+
+
 SUDOKU_FEATURES = 9
 
 
@@ -276,6 +367,7 @@ KINDS: dict[str, type[ActorCritic]] = {
     "afterstate": AfterstateActorCritic,
     "grid": GridActorCritic,
     "sudoku": SudokuActorCritic,
+    "board": BoardActorCritic,
 }
 """Architecture name (`arch["kind"]`) -> class; the rest of `arch` are its keyword arguments."""
 

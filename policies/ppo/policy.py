@@ -21,7 +21,7 @@ import torch
 from policies.base import DecisionContext, PolicyIdentity
 from policies.model_files import file_digest, file_slug
 from policies.ppo.model_file import ModelFileError, PPOModel, load_model, observation_shapes
-from policies.ppo.network import as_tensors, masked_logits
+from policies.ppo.network import BOARD_LINES, as_tensors, masked_logits
 from policies.sb3.adapter import GameAdapter
 
 ADAPTER_VERSION = "1"
@@ -55,7 +55,11 @@ class _Player:
             self.flatten = Flattener(space)
 
     def fits(self, observation: Any) -> bool:
-        """Whether the observation has the shapes the model was trained on."""
+        """Whether the observation has the shapes the model was trained on (any board size for
+        a network that plays every size: `BoardActorCritic.any_board`)."""
+        if getattr(self.network, "any_board", False) and not isinstance(observation, dict):
+            shape = np.shape(observation)
+            return len(shape) == 3 and shape[0] == shape[1] in BOARD_LINES and shape[2] == 2
         parts = observation if isinstance(observation, dict) else {"": observation}
         return {key: list(np.shape(value)) for key, value in parts.items()} == (
             self.model.obs_shapes

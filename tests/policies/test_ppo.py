@@ -294,3 +294,52 @@ def test_one_model_per_board_size_plays_every_size(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="Name one model per size"):
         policy.act(TicTacToeGame(10).question())
     assert policy.identity()["slug"].startswith("ppo-tictactoe-ttt5-")
+
+
+BOARD_ARCH = {"kind": "board", "channels": 4, "layers": 1}
+
+
+def test_board_network_gives_the_same_numbers_on_the_canvas_as_on_each_board() -> None:
+    net = build(BOARD_ARCH)
+    rng = np.random.default_rng(2)
+    canvas = np.zeros((6, 10, 10, 2), np.int8)
+    sizes = np.array([3, 5, 10, 3, 10, 5])
+    own: dict[int, list[np.ndarray]] = {3: [], 5: [], 10: []}
+    for i, n in enumerate(sizes):
+        stones = rng.integers(0, 3, (n, n))
+        board = np.stack([stones == 1, stones == 2], axis=-1).astype(np.int8)
+        canvas[i, :n, :n] = board
+        own[int(n)].append(board)
+    with torch.no_grad():
+        logits, values = net({"board": torch.as_tensor(canvas), "size": torch.as_tensor(sizes)})
+        for n in (3, 5, 10):
+            alone, value = net(torch.as_tensor(np.stack(own[n])))
+            rows = np.flatnonzero(sizes == n)
+            cells = (np.arange(n)[:, None] * 10 + np.arange(n)[None, :]).reshape(-1)
+            torch.testing.assert_close(logits[rows][:, cells], alone)
+            torch.testing.assert_close(values[rows], value)
+            off = np.setdiff1d(np.arange(100), cells)
+            assert (logits[rows][:, off] == MASKED_LOGIT).all()
+
+
+def test_board_network_refuses_a_board_of_no_arena_size() -> None:
+    with pytest.raises(ValueError, match="a 4x4 board is none of the sizes"):
+        build(BOARD_ARCH)(torch.zeros((1, 4, 4, 2), dtype=torch.int8))
+
+
+def test_one_board_model_plays_every_arena_size(tmp_path: Path) -> None:
+    from arcade_gym.tictactoe.contract import check_answer
+    from arcade_gym.tictactoe.game import TicTacToeGame
+
+    path = tmp_path / "board.pt"
+    save_model(path, _model("arcade_gym/TicTacToe-v0", {"size": 3}, BOARD_ARCH))
+    policy = make_policy(f"ppo:{path}", "tictactoe")
+    for size in (3, 5, 10):
+        game = TicTacToeGame(size)
+        for _ in range(size * size // 2):  # answers are legal as the board fills
+            question = game.question()
+            answer = policy.act(question)
+            assert check_answer(question, answer).legal
+            game.play(answer.row * size + answer.col)
+            if game.over:
+                break
