@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from evaluation.core.cli_moved import moved_flag
+from evaluation.core.repeats import MAX_REPEATS
 from policies.specs import SpecError, SpecOptions, split_specs
 
 POLICY_HELP = (
@@ -211,4 +212,17 @@ def add_resume_option(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="finish the run --output-dir holds (repeating the same command does it too); a "
         "directory holding another run is refused",
+    )
+
+
+def add_repeats_option(parser: argparse.ArgumentParser, *, note: str = "") -> None:
+    """`--repeats K`, shared by every benchmark that takes it."""
+    parser.add_argument(
+        "--repeats",
+        type=bounded_int(1, MAX_REPEATS),
+        default=1,
+        metavar="K",
+        help="play each game K times (default 1): an LLM lane samples at its registry "
+        "temperature with a per-repeat request seed; tables show the mean over repeats with an "
+        "interval that includes the spread between them (docs/llm.md)" + note,
     )

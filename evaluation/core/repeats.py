@@ -17,7 +17,6 @@ Reports put the mean over repeats in their tables, with an interval from
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -107,18 +106,3 @@ def tell_policy(policy: Any, repeat: Repeat | None) -> None:
     set_repeat = getattr(policy, "set_repeat", None)
     if callable(set_repeat):
         set_repeat(None if repeat is None else repeat.index)
-
-
-def add_repeats_option(parser: argparse.ArgumentParser, *, note: str = "") -> None:
-    """`--repeats K`, shared by every benchmark that takes it."""
-    from evaluation.core.cli_options import bounded_int
-
-    parser.add_argument(
-        "--repeats",
-        type=bounded_int(1, MAX_REPEATS),
-        default=1,
-        metavar="K",
-        help="play each game K times (default 1): an LLM lane samples at its registry "
-        "temperature with a per-repeat request seed; tables show the mean over repeats with an "
-        "interval that includes the spread between them (docs/llm.md)" + note,
-    )

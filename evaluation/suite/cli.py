@@ -11,12 +11,12 @@ from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
     add_quiet_option,
+    add_repeats_option,
     add_resume_option,
     policies_from,
     progress_printer,
 )
 from evaluation.core.executor import add_executor_options
-from evaluation.core.repeats import add_repeats_option
 
 DESCRIPTION = (
     "Play each policy through every benchmark that has a route for it, each under its own "

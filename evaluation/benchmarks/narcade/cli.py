@@ -19,11 +19,11 @@ from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
     add_quiet_option,
+    add_repeats_option,
     add_resume_option,
     policies_from,
 )
 from evaluation.core.executor import add_executor_options
-from evaluation.core.repeats import add_repeats_option
 
 if TYPE_CHECKING:
     from evaluation.benchmarks.narcade.settings import NarcadeRunSettings

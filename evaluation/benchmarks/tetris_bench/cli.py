@@ -18,13 +18,13 @@ from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
     add_quiet_option,
+    add_repeats_option,
     add_resume_option,
     policies_from,
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
 from evaluation.core.header_limits import MAX_TIME_MS
-from evaluation.core.repeats import add_repeats_option
 from evaluation.core.rundir import write_text_atomic
 
 if TYPE_CHECKING:

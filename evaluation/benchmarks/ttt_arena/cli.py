@@ -15,13 +15,13 @@ from evaluation.core.cli_options import (
     add_model_options,
     add_policy_option,
     add_quiet_option,
+    add_repeats_option,
     add_resume_option,
     policies_from,
     progress_printer,
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
-from evaluation.core.repeats import add_repeats_option
 from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
 
 # The suite and the oracle load numba kernels: they are imported when the command runs.
