@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evaluation.core.stats import repeated_bootstrap
+from evaluation.core.repeated_stats import repeated_bootstrap
 
 METHOD = "two-level bootstrap over units x repeats (evaluation/core/stats.py:repeated_bootstrap)"
 

@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from evaluation.core.stats import repeated_bootstrap, t_interval
+from evaluation.core.repeated_stats import repeated_bootstrap
+from evaluation.core.stats import t_interval
 
 
 def test_the_mean_is_the_mean_of_each_units_mean_over_its_repeats() -> None:
