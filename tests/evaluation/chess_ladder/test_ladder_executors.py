@@ -5,6 +5,7 @@ same manifest, and a resume that keeps every game."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,9 @@ def same_run(a: Path, b: Path) -> None:
     for manifest in manifests:
         assert manifest["status"] == "complete" and not manifest["missing"]
     assert manifests[0]["games"] == manifests[1]["games"]
-    assert (a / "report.md").read_text() == (b / "report.md").read_text()
+    # the report's median answer time is a wall-clock figure (it differs with the load)
+    reports = [re.sub(r"\d+ ms", "N ms", (d / "report.md").read_text()) for d in (a, b)]
+    assert reports[0] == reports[1]
 
 
 def test_threads_and_ray_play_the_games_a_serial_run_plays(tmp_path: Path) -> None:
