@@ -52,7 +52,7 @@ def _as_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(frames_strategy)
 def test_any_frames_come_back_exactly(frames: list[dict[str, Any]]) -> None:
     encoded = delta_frames(frames)
@@ -62,7 +62,7 @@ def test_any_frames_come_back_exactly(frames: list[dict[str, Any]]) -> None:
     assert _as_json(expand_replay(page)["frames"]) == _as_json(frames)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(json_values, json_values)
 def test_a_change_turns_one_value_into_the_other(old: Any, new: Any) -> None:
     if _as_json(old) == _as_json(new):
