@@ -27,6 +27,8 @@ from evaluation.core.registry import benchmarks
 from evaluation.site.cli import build_site
 from tests.site.conftest import file_url
 
+pytestmark = pytest.mark.slow  # a quick suite run and a site build: over a minute
+
 POLICIES = ("random", "heuristic")
 BENCHMARKS = "tetris-bench,ttt-arena,sudoku"
 

@@ -60,6 +60,7 @@ def same_run(a: Path, b: Path) -> None:
     assert reports[0] == reports[1]
 
 
+@pytest.mark.slow
 def test_threads_and_ray_play_the_games_a_serial_run_plays(tmp_path: Path) -> None:
     stockfish_or_skip()
     ray = pytest.importorskip("ray")

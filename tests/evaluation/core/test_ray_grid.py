@@ -12,6 +12,7 @@ from evaluation.core.grid import spec_pool
 from policies.specs import SpecOptions
 
 
+@pytest.mark.slow
 def test_tetris_bench_through_ray_writes_the_logs_a_local_run_writes(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     config = RunConfig(

@@ -102,6 +102,7 @@ def json_dump(value: object) -> str:
     return json.dumps(value)
 
 
+@pytest.mark.slow
 def test_the_inspect_command_plays_sudoku_and_tetris_and_the_logs_verify(tmp_path: Path) -> None:
     """`inspect eval arcade_gym/sudoku --model mockllm/model` (and Tetris Bench) from the command
     line, then `arcade-eval verify` on the event logs they wrote. The mock's default reply is

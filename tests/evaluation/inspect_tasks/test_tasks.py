@@ -119,6 +119,7 @@ def test_a_model_failure_sets_the_game_aside_unscored(tmp_path: Path) -> None:
     assert report.status == "incomplete" and "aborted" in report.message
 
 
+@pytest.mark.slow
 def test_narcade_plays_an_episode(tmp_path: Path) -> None:
     model = mock_model(['{"action": "up"}'] * 20)
     log = _eval(
@@ -131,6 +132,7 @@ def test_narcade_plays_an_episode(tmp_path: Path) -> None:
     _all_verify(tmp_path, 1)
 
 
+@pytest.mark.slow
 def test_arena_plays_a_position(tmp_path: Path) -> None:
     model = mock_model(["<move>0 0</move>"])
     log = _eval("arena", model, tmp_path, items="positions", limit=1)
@@ -142,6 +144,7 @@ def test_arena_plays_a_position(tmp_path: Path) -> None:
     _all_verify(tmp_path, 1)
 
 
+@pytest.mark.slow
 def test_chess_plays_a_game_against_a_rung(tmp_path: Path) -> None:
     from tests.engines.stockfish import stockfish_or_skip
 
@@ -195,6 +198,7 @@ def test_tetris_plays_placements_the_prompt_offers(tmp_path: Path) -> None:
     _all_verify(tmp_path, 1)
 
 
+@pytest.mark.slow
 def test_a_deadline_cancels_the_request_in_inspect(tmp_path: Path) -> None:
     """Tetris IQ's budget runs out: the call is a timeout (the benchmark's rule: three in a row
     end the game) and the request is cancelled inside Inspect, not left running."""
@@ -212,6 +216,7 @@ def test_a_deadline_cancels_the_request_in_inspect(tmp_path: Path) -> None:
     _all_verify(tmp_path, 1)
 
 
+@pytest.mark.slow
 def test_a_sample_that_ends_early_stops_its_game(tmp_path: Path) -> None:
     """Inspect ends the sample (its time limit) while the model thinks: the request is cancelled
     and the game stops, set aside (its log ends `stopped`), never scored."""
@@ -250,6 +255,7 @@ def test_a_sample_that_ends_early_stops_its_game(tmp_path: Path) -> None:
     assert report.status == "incomplete"
 
 
+@pytest.mark.slow
 def test_the_evals_temperature_and_budget_reach_the_lane(tmp_path: Path) -> None:
     """`inspect eval --temperature 0.7 --max-tokens 1234` (here as `eval()` arguments) is what the
     lane sends and what the log header records; a task argument wins over the eval's."""

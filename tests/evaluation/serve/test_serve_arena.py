@@ -138,6 +138,7 @@ def test_an_arena_run_started_over_http_streams_its_progress_and_saves_its_resul
         pass
 
 
+@pytest.mark.slow
 def test_sigterm_mid_run_interrupts_the_run_and_leaves_nothing(server: Server) -> None:
     port = server.port
     job = start_run(port, "ttt-arena-bench", {"entry": "first-empty", "seed": 3}).json()
