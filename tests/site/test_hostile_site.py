@@ -163,7 +163,9 @@ def test_the_hostile_site_has_a_page_for_every_input(hostile_site: Path) -> None
     assert text.count(shown) > 100  # the payload is on the pages, as text
 
 
-@pytest.mark.parametrize("which", ["hostile_site", "default_site"])
+@pytest.mark.parametrize(
+    "which", ["hostile_site", pytest.param("default_site", marks=pytest.mark.slow)]
+)
 def test_no_page_holds_a_payload_unescaped_or_its_own_markup_as_text(
     which: str, request: pytest.FixtureRequest
 ) -> None:
@@ -175,7 +177,9 @@ def test_no_page_holds_a_payload_unescaped_or_its_own_markup_as_text(
         assert not [piece for piece in OWN_MARKUP_AS_TEXT if piece in text], name
 
 
-@pytest.mark.parametrize("which", ["hostile_site", "default_site"])
+@pytest.mark.parametrize(
+    "which", ["hostile_site", pytest.param("default_site", marks=pytest.mark.slow)]
+)
 def test_no_payload_runs_on_any_page_in_chromium(
     which: str, request: pytest.FixtureRequest, browser: Any
 ) -> None:

@@ -163,6 +163,7 @@ def test_a_rung_answering_a_null_move_aborts_the_game(
     assert _events(tmp_path / "g.jsonl")[-1]["endReason"] == "aborted"
 
 
+@pytest.mark.slow
 def test_a_judge_that_crashes_aborts_only_that_game_which_resume_plays_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -98,6 +98,7 @@ def test_the_cost_cap_needs_the_local_executor(tmp_path: Path) -> None:
         )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_an_aborted_game_stops_only_its_climb_and_is_played_on_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -124,6 +124,7 @@ def _climb(out: Path, hang: threading.Event) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_a_game_whose_policy_times_out_is_aborted_not_scored_and_played_on_resume(
     tmp_path: Path,
 ) -> None:

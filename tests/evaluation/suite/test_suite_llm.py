@@ -36,6 +36,7 @@ def _card(run: Path) -> dict:
     return json.loads((run / "scorecard.json").read_text())
 
 
+@pytest.mark.slow
 def test_one_cost_cap_across_the_suite(
     model: Endpoint, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
