@@ -33,9 +33,11 @@ from inspect_ai.model import (
 
 from evaluation.inspect_tasks.bridge import ModelBridge
 from policies.base import RunStopError
-from policies.llm.client import CancelSignal, ChatClient, ChatReply
+from policies.llm.cancel import CancelSignal, race_cancel
+from policies.llm.client import ChatReply
 from policies.llm.cost_meter import CostMeter
 from policies.llm.errors import CallCancelledError, ServiceFailure
+from policies.llm.keyless_client import KeylessChatClient
 
 
 def inspect_messages(messages: Sequence[Mapping[str, Any]]) -> list[ChatMessage]:
@@ -103,32 +105,22 @@ def chat_reply(output: ModelOutput, latency_ms: float) -> ChatReply:
     )
 
 
-class InspectChatClient:
+class InspectChatClient(KeylessChatClient):
     """Chat completions through the Inspect model of one sample, over its bridge."""
 
-    build_body = staticmethod(ChatClient.build_body)
-    api_key_env: str | None = None
-
     def __init__(self, model: Model, bridge: ModelBridge) -> None:
+        super().__init__()
         self.model = model
         self.bridge = bridge
-        self.requests_sent = 0
 
     @property
     def base_url(self) -> str:
         """Where replies come from, for messages (`inspect:MODEL`)."""
         return f"inspect:{self.model}"
 
-    def api_key(self) -> str | None:
-        """No key here: Inspect's provider holds it."""
-        return None
-
     def key_note(self) -> str:
         """For error messages."""
         return "the key is Inspect's (its provider's environment variable)"
-
-    async def aclose(self) -> None:
-        """Nothing is kept open: Inspect owns the connections."""
 
     async def send(
         self,
@@ -151,34 +143,13 @@ class InspectChatClient:
         async def generate() -> ModelOutput:
             return await self.model.generate(messages, config=config)
 
-        work = asyncio.ensure_future(self.bridge.call(generate))
-        watcher = asyncio.ensure_future(_watch(cancel)) if cancel is not None else None
+        work = self.bridge.call(generate)
         try:
-            if watcher is not None:
-                await asyncio.wait({work, watcher}, return_when=asyncio.FIRST_COMPLETED)
-                if not work.done():
-                    work.cancel()
-                    raise CallCancelledError("cancelled before Inspect's model answered")
-            output = await work
-        except (asyncio.CancelledError, CallCancelledError):
-            work.cancel()
-            raise
-        except (ServiceFailure, RunStopError):
+            output = await (work if cancel is None else race_cancel(work, cancel))
+        except (asyncio.CancelledError, CallCancelledError, ServiceFailure, RunStopError):
             raise
         except Exception as exc:
             raise ServiceFailure(
                 f"{self.base_url}: {type(exc).__name__}: {exc}", reason="provider"
             ) from exc
-        finally:
-            if watcher is not None:
-                watcher.cancel()
         return chat_reply(output, (time.perf_counter() - t0) * 1000.0)
-
-
-async def _watch(cancel: CancelSignal) -> None:
-    """Return once the caller's cancel signal is set."""
-    if isinstance(cancel, asyncio.Event):
-        await cancel.wait()
-        return
-    while not cancel.is_set():
-        await asyncio.sleep(0.02)

@@ -8,23 +8,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from policies.llm.errors import CallCancelledError
-from policies.llm.responses import ChatReply
+
+T = TypeVar("T")
 
 CancelSignal = asyncio.Event | threading.Event
 """What a caller sets to cancel a call: an asyncio event, or a threading event from another
 thread."""
 
 
-async def race_cancel(work: Any, cancel: CancelSignal) -> ChatReply:
+async def race_cancel(work: Awaitable[T], cancel: CancelSignal) -> T:
     """Await `work` unless `cancel` fires first, in which case the request task is cancelled
     (closing its connection) and CallCancelledError is raised."""
-    task: asyncio.Task[ChatReply] = asyncio.ensure_future(work)
-    waiter = asyncio.ensure_future(_wait_signal(cancel))
+    task: asyncio.Future[T] = asyncio.ensure_future(work)
+    waiter: asyncio.Future[None] = asyncio.ensure_future(wait_signal(cancel))
     try:
-        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        either: list[asyncio.Future[Any]] = [task, waiter]
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
     finally:
         waiter.cancel()
         if not task.done():
@@ -36,7 +39,8 @@ async def race_cancel(work: Any, cancel: CancelSignal) -> ChatReply:
     return task.result()
 
 
-async def _wait_signal(cancel: CancelSignal) -> None:
+async def wait_signal(cancel: CancelSignal) -> None:
+    """Return once `cancel` is set."""
     if isinstance(cancel, asyncio.Event):
         await cancel.wait()
         return

@@ -29,10 +29,12 @@ from typing import Any
 from policies.engines.agent_cli import make_cli_engine
 from policies.engines.process import ProcessEngine
 from policies.llm.cache import CachedResponse, ResponseCache, request_key
+from policies.llm.cancel import CancelSignal, wait_signal
 from policies.llm.cli_output import CliOutput, read_cli_output
-from policies.llm.client import CancelSignal, ChatClient, ChatReply
+from policies.llm.client import ChatReply
 from policies.llm.cost_meter import CostMeter
 from policies.llm.errors import CallCancelledError, FatalModelError, ServiceFailure
+from policies.llm.keyless_client import KeylessChatClient
 
 
 def render_prompt(messages: Sequence[Mapping[str, Any]]) -> str:
@@ -40,11 +42,8 @@ def render_prompt(messages: Sequence[Mapping[str, Any]]) -> str:
     return "\n\n".join(str(m.get("content") or "") for m in messages).rstrip() + "\n"
 
 
-class CliChatClient:
+class CliChatClient(KeylessChatClient):
     """Chat completions by running an agent CLI once per request."""
-
-    build_body = staticmethod(ChatClient.build_body)
-    api_key_env: str | None = None
 
     def __init__(
         self,
@@ -54,28 +53,21 @@ class CliChatClient:
         cache: ResponseCache | None = None,
         engine: ProcessEngine | None = None,
     ) -> None:
+        super().__init__()
         self.command = command
         self.engine = (
             engine if engine is not None else make_cli_engine(command, timeout_s=timeout_s)
         )
         self.cache = cache
-        self.requests_sent = 0
 
     @property
     def base_url(self) -> str:
         """Where replies come from, for messages (`cli:COMMAND`)."""
         return f"cli:{self.command}"
 
-    def api_key(self) -> str | None:
-        """No key: an agent CLI uses its own login."""
-        return None
-
     def key_note(self) -> str:
         """For error messages."""
         return "no API key was sent (the agent CLI uses its own login)"
-
-    async def aclose(self) -> None:
-        """Nothing is kept open between requests."""
 
     async def send(
         self,
@@ -100,7 +92,7 @@ class CliChatClient:
         booking = meter.reserve(str(body.get("model")), worst_case_usd) if meter else None
         stop = threading.Event()
         budget = None if deadline is None else max(0.0, deadline - time.monotonic())
-        watcher = asyncio.ensure_future(_watch(cancel, stop)) if cancel is not None else None
+        watcher = asyncio.ensure_future(_forward(cancel, stop)) if cancel is not None else None
         self.requests_sent += 1
         try:
             out = await asyncio.to_thread(
@@ -167,11 +159,7 @@ def _reply(
     )
 
 
-async def _watch(cancel: CancelSignal, stop: threading.Event) -> None:
+async def _forward(cancel: CancelSignal, stop: threading.Event) -> None:
     """Forward the caller's cancel signal to the tool's runner thread."""
-    if isinstance(cancel, asyncio.Event):
-        await cancel.wait()
-    else:
-        while not cancel.is_set():
-            await asyncio.sleep(0.02)
+    await wait_signal(cancel)
     stop.set()
