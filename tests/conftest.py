@@ -34,3 +34,18 @@ def ctrl_c_raises() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def sb3_logs_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Stable-Baselines3's `learn` makes a `SB3-<time>` folder in the system temporary folder
+    unless SB3_LOGDIR names one; the suite's training runs keep theirs in pytest's own."""
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SB3_LOGDIR", None)
+        else:
+            os.environ["SB3_LOGDIR"] = before
