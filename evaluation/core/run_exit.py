@@ -22,7 +22,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from evaluation.core.grid import COST_CAP_ERROR
 from evaluation.core.money import usd
@@ -139,6 +139,39 @@ def unfinished_exit(
         )
         return ABORTED
     return None
+
+
+class GridOutcome(Protocol):
+    """What a grid run's outcome tells about an unfinished run (`GridRun` and the benchmarks'
+    outcomes built on it)."""
+
+    @property
+    def interrupted(self) -> bool: ...
+    @property
+    def missing(self) -> Sequence[object]: ...
+    @property
+    def aborted(self) -> Sequence[str]: ...
+    @property
+    def stop_reason(self) -> str | None: ...
+
+
+def outcome_exit(
+    output_dir: str | Path,
+    outcome: GridOutcome,
+    args: argparse.Namespace | None,
+    *,
+    unit: str = "games",
+) -> int | None:
+    """`unfinished_exit` of a grid run's outcome."""
+    return unfinished_exit(
+        output_dir,
+        interrupted=outcome.interrupted,
+        missing=len(outcome.missing),
+        aborted=outcome.aborted,
+        unit=unit,
+        stop_reason=outcome.stop_reason,
+        args=args,
+    )
 
 
 def default_output_dir(benchmark: str) -> Path:

@@ -185,7 +185,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from evaluation.core.errors import RunError
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import spec_pool
-    from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
+    from evaluation.core.run_exit import default_output_dir, outcome_exit, write_reports
     from policies.specs import SpecError
 
     if not args.policy:
@@ -219,15 +219,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     except (RunError, SpecError, ExecutorError) as error:
         return _fail(str(error))
-    status = unfinished_exit(
-        output_dir,
-        interrupted=outcome.interrupted,
-        missing=len(outcome.missing),
-        aborted=outcome.aborted,
-        unit="grids",
-        stop_reason=outcome.stop_reason,
-        args=args,
-    )
+    status = outcome_exit(output_dir, outcome, args, unit="grids")
     if status is not None:
         return status
     document = json.dumps(run_document(args.set, outcome.reports), indent=2) + "\n"

@@ -188,7 +188,7 @@ def cmd_tetris(args: argparse.Namespace) -> int:
     from evaluation.core.errors import RunError
     from evaluation.core.executor import ExecutorError, make_executor
     from evaluation.core.grid import PolicyPool
-    from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
+    from evaluation.core.run_exit import default_output_dir, outcome_exit, write_reports
     from policies.specs import SpecError
 
     try:
@@ -219,14 +219,7 @@ def cmd_tetris(args: argparse.Namespace) -> int:
     except (RunError, SpecError, ExecutorError) as error:
         print(f"arcade-eval {BENCHMARK_ID}: {error}", file=sys.stderr)
         return 2
-    status = unfinished_exit(
-        output_dir,
-        interrupted=outcome.interrupted,
-        missing=len(outcome.missing),
-        aborted=outcome.aborted,
-        stop_reason=outcome.stop_reason,
-        args=args,
-    )
+    status = outcome_exit(output_dir, outcome, args)
     if status is not None:
         return status
     assert outcome.leaderboard is not None

@@ -22,7 +22,7 @@ from evaluation.core.cli_options import (
     spec_options,
 )
 from evaluation.core.executor import add_executor_options
-from evaluation.core.run_exit import default_output_dir, unfinished_exit, write_reports
+from evaluation.core.run_exit import default_output_dir, outcome_exit, write_reports
 
 # The suite and the oracle load numba kernels: they are imported when the command runs.
 BUILTINS = "random, greedy, tactician, perfect"
@@ -104,14 +104,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     except (RunError, SpecError, ExecutorError) as error:
         print(f"arcade-eval {BENCHMARK_ID}: {error}", file=sys.stderr)
         return 2
-    status = unfinished_exit(
-        output_dir,
-        interrupted=outcome.interrupted,
-        missing=len(outcome.missing),
-        aborted=outcome.aborted,
-        stop_reason=outcome.stop_reason,
-        args=args,
-    )
+    status = outcome_exit(output_dir, outcome, args)
     if status is not None:
         return status
     document = json.dumps(run_document(outcome.reports), indent=2) + "\n"

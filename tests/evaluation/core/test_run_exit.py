@@ -5,7 +5,17 @@ from __future__ import annotations
 import io
 from argparse import Namespace
 
-from evaluation.core.run_exit import ABORTED, INTERRUPTED, STOPPED, resume_command, unfinished_exit
+import pytest
+
+from evaluation.core.grid import GridRun
+from evaluation.core.run_exit import (
+    ABORTED,
+    INTERRUPTED,
+    STOPPED,
+    outcome_exit,
+    resume_command,
+    unfinished_exit,
+)
 
 
 def test_a_finished_run_has_no_exit_status_and_says_nothing() -> None:
@@ -91,3 +101,12 @@ def test_aborted_games_are_listed_and_exit_1() -> None:
     lines = out.getvalue().splitlines()
     assert lines[:2] == ["aborted (not counted): p g1: 503", "aborted (not counted): p g2: 429"]
     assert lines[2].startswith("2 grids aborted by failures on our side")
+
+
+def test_a_grid_outcome_exits_as_its_fields_say(capsys: pytest.CaptureFixture[str]) -> None:
+    outcome = GridRun({}, missing=[("random", "seed-01")], aborted=["random seed-01: boom"])
+    assert outcome_exit("runs/x", outcome, None, unit="grids") == ABORTED
+    err = capsys.readouterr().err
+    assert "aborted (not counted): random seed-01: boom" in err
+    assert "1 grids aborted by failures on our side" in err
+    assert outcome_exit("runs/x", GridRun({}), None) is None
