@@ -36,7 +36,10 @@ class TmuxGame:
             [shlex.quote(sys.executable), "-m", "evaluation.cli", "play", *map(shlex.quote, args)]
         )
         script = f"cd {shlex.quote(str(REPO))} && {command}; echo $? > {self.exit_file}; sleep 600"
-        env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "TMUX_PANE")}
+        # LINES and COLUMNS would override the pane's size in curses (pytest-xdist's workers
+        # set them to 24 and 80, and the game then drew an 80x24 screen into the 110x50 pane).
+        outside = ("TMUX", "TMUX_PANE", "LINES", "COLUMNS")
+        env = {k: v for k, v in os.environ.items() if k not in outside}
         self._tmux(
             "new-session", "-d", "-s", "play", "-x", str(WIDTH), "-y", str(HEIGHT), script, env=env
         )
