@@ -122,17 +122,22 @@ class _Rules:
 
 
 LAZY_EMPTY = 30
-"""A full-width depth-2 search of a board with more empty squares than this is computed lazily
-(`_lazy_depth_two`): the same values for the moves that matter, far fewer evaluations."""
+"""A depth-2 search of a board with more empty squares than this is computed lazily
+(`_lazy_depth_two`): the best moves' exact values from a fraction of the evaluations."""
 LAZY_WIDTH = 12
+"""Opponent replies (the likeliest, beside every reply that ends the game) in the bound pass."""
+LAZY_MOVES = 24
+"""Most moves searched in full after the bound pass (a bounded cost: a 10x10 move stays within
+the arena's 20 s on a busy machine)."""
 LAZY_CHUNK = 8
 
 
 def search_scores(
     network: ActorCritic, stones: np.ndarray, settings: SearchSettings
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(each root move's negamax value, NaN where illegal; the network's root logits) for one
-    (n, n, 2) board whose plane 0 holds the mover's stones. The game must not be over."""
+    """(each root move's negamax value, NaN where illegal or not searched; the network's root
+    logits) for one (n, n, 2) board whose plane 0 holds the mover's stones. The game must not
+    be over."""
     empty = int((stones.sum(-1) == 0).sum())
     depth = settings.depth_for(empty)
     if depth == 2 and not settings.width and empty > LAZY_EMPTY:
@@ -140,18 +145,21 @@ def search_scores(
     return _negamax(network, stones, depth, settings.width)
 
 
-def _lazy_depth_two(network: ActorCritic, stones: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The full-width depth-2 values of the moves that can be best, from fewer evaluations.
+def _lazy_depth_two(
+    network: ActorCritic, stones: np.ndarray, most: int = LAZY_MOVES
+) -> tuple[np.ndarray, np.ndarray]:
+    """Depth-2 values of the moves that can be best, from fewer evaluations.
 
     A pass that answers each move with only the opponent's `LAZY_WIDTH` likeliest replies (and
     every reply that ends the game) gives each move an upper bound: the opponent's best reply
     can only be missing. Moves are then searched in full, best bound first, until no bound left
-    is above the best exact value found. The chosen move and its value are the full search's;
-    the moves never searched in full keep their bounds (all below the best)."""
+    is above the best exact value found, or `most` moves were searched. Only the moves searched
+    in full get a value (the others NaN); with `most` at least the number of moves, the best
+    of them is the full search's best."""
     bound, logits = _negamax(network, stones, 2, LAZY_WIDTH)
     moves = np.flatnonzero(~np.isnan(bound))
-    order = moves[np.argsort(-bound[moves], kind="stable")]
-    scores, best = bound.copy(), -np.inf
+    order = moves[np.argsort(-bound[moves], kind="stable")][:most]
+    scores, best = np.full_like(bound, np.nan), -np.inf
     for start in range(0, len(order), LAZY_CHUNK):
         chunk = order[start : start + LAZY_CHUNK]
         chunk = chunk[bound[chunk] >= best - TIE]

@@ -127,7 +127,7 @@ def test_full_depth_on_a_late_3x3_board_agrees_with_minimax() -> None:
 @pytest.mark.parametrize("size", [5, 10])
 def test_the_lazy_depth_two_search_chooses_as_the_full_one_does(size: int) -> None:
     net = _net(4)
-    positions = _quiet_positions(size, 4, seed=size)
+    positions = _quiet_positions(size, 3, seed=size)
     rng = np.random.default_rng(size)
     for board, side in positions:
         stones, legal = _planes(board, side)
@@ -137,12 +137,15 @@ def test_the_lazy_depth_two_search_chooses_as_the_full_one_does(size: int) -> No
             board[free[:2]] = 3 - side
         stones, legal = _planes(board, side)
         full, _ = _negamax(net, stones, 2, 0)
-        lazy, _ = _lazy_depth_two(net, stones)
-        legal_full, legal_lazy = full[legal], lazy[legal]
-        assert np.nanmax(legal_lazy) == pytest.approx(np.nanmax(legal_full))
-        assert (legal_lazy >= legal_full - 1e-9).all()  # a bound where not searched in full
+        lazy, _ = _lazy_depth_two(net, stones, most=size * size)
+        assert np.nanmax(lazy[legal]) == pytest.approx(np.nanmax(full[legal]))
+        searched = ~np.isnan(lazy)
+        assert np.allclose(lazy[searched], full[searched])  # exact where searched
         best = np.flatnonzero(full >= np.nanmax(full) - TIE)
-        assert np.allclose(lazy[best], full[best])  # every best move was searched in full
+        assert searched[best].all()  # every best move was searched in full
+        capped, _ = _lazy_depth_two(net, stones, most=3)  # at most 3 moves searched, exactly
+        assert 1 <= (~np.isnan(capped)).sum() <= 3
+        assert np.allclose(capped[~np.isnan(capped)], full[~np.isnan(capped)])
 
 
 def test_a_budget_of_50000_leaves_plays_3x3_exactly_after_the_first_move() -> None:
