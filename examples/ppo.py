@@ -23,6 +23,9 @@ steps per second of its own time); `--log` writes one CSV row per iteration (als
 scalars with `--tensorboard DIR`, when it is installed). Budgets: `--minutes`, `--timesteps`,
 `--cpu-minutes` (this process's CPU time; the log's `cpu_seconds` and `load` columns say what a
 busy machine left the run).
+A self-play tic-tac-toe run can play its evaluation games with the search a model plays at
+`ppo:PATH?depth=...` (`--eval-search 'depth=9&nodes=50000'`, `policies/ppo/search.py`), and
+`--evaluate MODEL` evaluates a saved model without training.
 torch runs on `--threads` threads (default: one per core) that spin only briefly while they wait
 (`GOMP_SPINCOUNT=2000`, unless set), so a busy machine slows them down without stalling them.
 """
