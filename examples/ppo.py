@@ -23,6 +23,9 @@ steps per second of its own time); `--log` writes one CSV row per iteration (als
 scalars with `--tensorboard DIR`, when it is installed). Budgets: `--minutes`, `--timesteps`,
 `--cpu-minutes` (this process's CPU time; the log's `cpu_seconds` and `load` columns say what a
 busy machine left the run).
+A self-play tic-tac-toe run can play its evaluation games with the search a model plays at
+`ppo:PATH?depth=...` (`--eval-search 'depth=9&nodes=50000'`, `policies/ppo/search.py`), and
+`--evaluate MODEL` evaluates a saved model without training.
 torch runs on `--threads` threads (default: one per core) that spin only briefly while they wait
 (`GOMP_SPINCOUNT=2000`, unless set), so a busy machine slows them down without stalling them.
 """
@@ -60,8 +63,9 @@ from ppo_presets import (
     network_for,
 )
 
-from policies.ppo.model_file import PPOModel, observation_shapes, save_model
+from policies.ppo.model_file import PPOModel, load_model, observation_shapes, save_model
 from policies.ppo.network import ActorCritic, as_tensors, masked_logits
+from policies.ppo.search import SearchSettings, best_move
 
 
 # --- the algorithm's pieces ---------------------------------------------------------------------
@@ -416,10 +420,17 @@ def progress_line(preset: Preset, row: dict[str, float]) -> str:
 
 
 def evaluate(
-    preset: Preset, net: ActorCritic, games: int, seed: int, opponent: str | None = None
+    preset: Preset,
+    net: ActorCritic,
+    games: int,
+    seed: int,
+    opponent: str | None = None,
+    search: SearchSettings | None = None,
 ) -> tuple[float, dict[str, int]]:
     """(the mean figure, the count of won, drawn and lost games) of `games` greedy games on fresh
-    seeds (the vector env, 64 at a time); a self-play preset plays `opponent` alone."""
+    seeds (the vector env, 64 at a time); a self-play preset plays `opponent` alone. With a
+    `search` of depth > 0 (a tic-tac-toe `board` network), each move is the search's, as
+    `ppo:PATH?depth=...` plays it (`policies/ppo/search.py`), one game at a time."""
     venv = make_env(preset, min(games, 64), opponent=opponent).unwrapped
     rewards = Rewards(preset, venv.num_envs)
     obs, infos = venv.reset(seed=seed)
@@ -427,9 +438,19 @@ def evaluate(
     results: list[float] = []
     outcomes = {"won": 0, "drawn": 0, "lost": 0}
     while len(results) < games:
-        with torch.no_grad():
-            logits, _ = net(as_tensors(tmap(np.array, obs)))
-        actions = masked_logits(logits, torch.as_tensor(np.array(mask, dtype=bool))).argmax(1)
+        if search is not None and search.depth:
+            legal = np.asarray(mask, dtype=bool)
+            actions = torch.as_tensor(
+                [
+                    best_move(net, np.asarray(o), m, search)[0] if m.any() else 0
+                    for o, m in zip(obs, legal, strict=True)
+                ]
+            )
+        else:
+            with torch.no_grad():
+                logits, _ = net(as_tensors(tmap(np.array, obs)))
+            legal_t = torch.as_tensor(np.array(mask, dtype=bool))
+            actions = masked_logits(logits, legal_t).argmax(1)
         obs, reward, term, trunc, infos = venv.step(actions.numpy())
         done = term | trunc
         if done.any():
@@ -536,6 +557,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--steps", type=int, help="steps of every game an iteration (default: the preset's)")
     add("--lr", type=float, help="learning rate (default: the preset's; annealed to 5%%)")
     add("--ent-coef", type=float, help="entropy bonus (default: the preset's)")
+    add("--vf-coef", type=float, help="weight of the value loss (default: the preset's)")
     add("--size", type=int, choices=(3, 5, 10), help="tic-tac-toe board (default 3)")
     add(
         "--threads",
@@ -548,6 +570,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--eval-opponent",
         help="self-play: whom they are played against (default: perfect on "
         "3x3, greedy on larger boards)",
+    )
+    add(
+        "--eval-search",
+        metavar="OPTIONS",
+        help="self-play tic-tac-toe: play the evaluation games with the search `ppo:PATH?OPTIONS` "
+        "plays, e.g. 'depth=4&nodes=20000' (policies/ppo/search.py)",
+    )
+    add(
+        "--evaluate",
+        type=Path,
+        metavar="MODEL",
+        help="train nothing: evaluate this saved model of the preset",
     )
     add(
         "--compare-sb3",
@@ -567,6 +601,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     preset = PRESETS[args.preset]
     changes: dict[str, Any] = {"num_envs": args.envs, "num_steps": args.steps, "lr": args.lr}
     changes["ent_coef"] = args.ent_coef
+    changes["vf_coef"] = args.vf_coef
     if args.size:
         if preset.boards is not None:
             raise SystemExit(f"--size: {args.preset} trains on every size {sorted(preset.boards)}")
@@ -576,6 +611,18 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         preset = replace(preset, boards=board_games(preset.boards, preset.num_envs))
     if args.compare_sb3 and preset.arch["kind"] != "mlp":
         raise SystemExit("--compare-sb3 needs an MLP preset (SB3's MlpPolicy): snake, tictactoe")
+    search = None
+    if args.eval_search:
+        from policies.ppo.policy import PPOModelError, parse_search
+
+        try:
+            search = parse_search("--eval-search", args.eval_search)
+        except PPOModelError as exc:
+            raise SystemExit(str(exc)) from None
+        if search.depth and preset.arch["kind"] != "board":
+            raise SystemExit("--eval-search: a search needs a tic-tac-toe board preset")
+    if args.evaluate:
+        return evaluate_all(args, preset, load_model(args.evaluate).network, {}, search)
     out = args.out or Path(f"models/ppo-{args.preset}.pt")
     log = args.log or out.with_suffix(".csv")
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -605,6 +652,17 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     print(f"saved {out} ({trainer.steps:,} steps)")
     if args.compare_sb3:
         row.update(compare_sb3(preset, args.compare_seconds, args.seed, row["sps"]))
+    return evaluate_all(args, preset, trainer.net, row, search)
+
+
+def evaluate_all(
+    args: argparse.Namespace,
+    preset: Preset,
+    net: ActorCritic,
+    row: dict[str, float],
+    search: SearchSettings | None,
+) -> dict[str, float]:
+    """The run's own evaluation (`--eval-games` on each board size), added to `row`."""
     if args.eval_games:
         sizes = sorted(preset.boards) if preset.boards is not None else [None]
         for size in sizes:
@@ -620,14 +678,23 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                     opponent = "tactician"
             key = "eval" if size is None else f"eval{size}"
             row[key], outcomes = evaluate(
-                played, trainer.net, args.eval_games, seed=10**6 + args.seed, opponent=opponent
+                played,
+                net,
+                args.eval_games,
+                seed=10**6 + args.seed,
+                opponent=opponent,
+                search=search,
             )
             won = ", ".join(f"{v} {k}" for k, v in outcomes.items())
             board_name = "" if size is None else f" {size}x{size}"
             against = f" against {opponent} ({won})" if opponent else ""
+            how = (
+                f"search {search.query()[1:]}" if search is not None and search.depth else "greedy"
+            )
             print(
-                f"greedy, {args.eval_games} fresh{board_name} games{against}: mean "
-                f"{preset.metric} {row[key]:.3f}"
+                f"{how}, {args.eval_games} fresh{board_name} games{against}: mean "
+                f"{preset.metric} {row[key]:.3f}",
+                flush=True,
             )
     return row
 

@@ -10,7 +10,8 @@
     uci:COMMAND        a UCI chess engine (`uci:stockfish?UCI_Elo=1500`)
     cli:COMMAND        an agent command-line tool: the prompt on stdin, the reply on stdout
     sb3:PATH.zip       a Stable-Baselines3 model (`sb3:ALGO:PATH.zip` names the algorithm)
-    ppo:PATH.pt        a model trained by `examples/ppo.py` (`policies/ppo/`)
+    ppo:PATH.pt        a model trained by `examples/ppo.py` (`policies/ppo/`); a tic-tac-toe
+                       board model takes `?depth=D&nodes=N`: a search at play time
 
 Built-ins and engines come from each game's policies folder (`POLICIES`, read through
 `policies/game_policies.py`), so adding a game adds nothing here; adding a prefix is one entry in

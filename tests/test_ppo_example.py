@@ -200,3 +200,33 @@ def replace_preset(preset: Any, size: int) -> Any:
 
     kwargs = {**preset.env_kwargs, "size": size}
     return replace(preset, boards=None, env_kwargs=kwargs, opening={})
+
+
+def test_evaluation_games_can_be_played_by_the_search() -> None:
+    from policies.ppo.network import build
+    from policies.ppo.search import SearchSettings
+
+    torch.manual_seed(0)
+    net = build({"kind": "board", "channels": 4, "layers": 1})
+    played = replace_preset(presets.PRESETS["tictactoe-selfplay-all"], 3)
+    search = SearchSettings(depth=2)
+    wins, outcomes = ppo.evaluate(played, net, 6, seed=3, opponent="greedy", search=search)
+    assert sum(outcomes.values()) == 6 and 0.0 <= wins <= 1.0
+    # X and O alternate; against random, a search that sees every win and block wins some
+    _, outcomes = ppo.evaluate(played, net, 8, seed=4, opponent="random", search=search)
+    assert outcomes["won"] >= 4, outcomes
+
+
+@pytest.mark.slow
+def test_a_saved_model_is_evaluated_with_a_search_and_nothing_trained(tmp_path: Path) -> None:
+    from policies.ppo.model_file import save_model
+
+    trainer = ppo.Trainer(_tiny_all_sizes(), seed=2)
+    row = trainer.train(minutes=0, timesteps=24)
+    path = tmp_path / "tiny.pt"
+    save_model(path, trainer.model("tictactoe-selfplay-all", row))
+    args = ["--preset", "tictactoe-selfplay-all", "--evaluate", str(path), "--eval-games", "2"]
+    result = ppo.main([*args, "--eval-search", "depth=1"])
+    assert set(result) == {"eval3", "eval5", "eval10"}
+    with pytest.raises(SystemExit, match="unknown option"):
+        ppo.main([*args, "--eval-search", "deep=1"])

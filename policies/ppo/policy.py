@@ -1,6 +1,12 @@
 """A `ppo:` model file as a policy: the benchmark's question -> the env's observation -> the
 network's logits -> the best legal action -> the benchmark's answer.
 
+`ppo:PATH?depth=D` (a tic-tac-toe `board` model only) plays a depth-D negamax over the game's
+rules whose unfinished leaves the network's value scores (`policies/ppo/search.py`); `&width=K`
+expands only the network's K likeliest moves below the root; `&nodes=N` searches only as deep
+as a tree of N leaves allows on the position. Depth 0 (the default) is the
+network alone.
+
 The question is turned into the observation the training env would have shown through the
 game's adapter (`policies/<game>/sb3.py`, the same one `sb3:` models use), in the form the
 network reads (flat or structured), with the adapter's action mask. The choice is greedy over the
@@ -22,6 +28,7 @@ from policies.base import DecisionContext, PolicyIdentity
 from policies.model_files import file_digest, file_slug
 from policies.ppo.model_file import ModelFileError, PPOModel, load_model, observation_shapes
 from policies.ppo.network import BOARD_LINES, as_tensors, masked_logits
+from policies.ppo.search import SearchSettings, best_move
 from policies.sb3.adapter import GameAdapter
 
 ADAPTER_VERSION = "1"
@@ -84,22 +91,38 @@ class PPOPolicy(PolicyIdentity):
     Several files (`ppo:A.pt+B.pt`, e.g. one per tic-tac-toe board size) make one policy: each
     question goes to the first model whose training observations have its shapes."""
 
-    def __init__(self, models: list[PPOModel], adapter: GameAdapter, paths: list[Path]) -> None:
+    def __init__(
+        self,
+        models: list[PPOModel],
+        adapter: GameAdapter,
+        paths: list[Path],
+        search: SearchSettings | None = None,
+    ) -> None:
+        self.search = search or SearchSettings()
         digests = [file_digest(path) for path in paths]
         digest = digests[0] if len(paths) == 1 else _combined(digests)
         names = "+".join(path.name for path in paths)
         trained = ", ".join(sorted({m.env_id for m in models}))
         presets = ", ".join(m.preset or "custom" for m in models)
         stems = Path("+".join(path.stem for path in paths))
+        searched = self.search.query()
+        how = (
+            f"negamax of depth {self.search.depth} over the rules, the network's value at the "
+            f"leaves{f', width {self.search.width}' if self.search.width else ''}"
+            f"{f', at most {self.search.nodes} leaves' if self.search.nodes else ''}"
+            if self.search.depth
+            else "greedy over legal actions"
+        )
         super().__init__(
-            slug=file_slug("ppo", paths[0] if len(paths) == 1 else stems, digest),
-            name=f"PPO {stems}",
+            slug=file_slug("ppo", paths[0] if len(paths) == 1 else stems, digest)
+            + searched.replace("?", "-").replace("&", "-").replace("=", ""),
+            name=f"PPO {stems}{searched}",
             description=f"PPO model {names} (sha256 {', '.join(digests)}) trained on {trained} "
-            f"(preset {presets}) by examples/ppo.py, greedy over legal actions",
+            f"(preset {presets}) by examples/ppo.py, {how}",
             kind="rl",
             adapter_version=ADAPTER_VERSION,
             provider="arcade-gym-ppo",
-            model=f"ppo:{names}@{digest}",
+            model=f"ppo:{names}{searched}@{digest}",
         )
         self.players = [_Player(m, adapter, p) for m, p in zip(models, paths, strict=True)]
         self.adapter = self.players[0].adapter
@@ -120,8 +143,10 @@ class PPOPolicy(PolicyIdentity):
     def choose(self, observation: Any, mask: np.ndarray) -> tuple[int, np.ndarray]:
         """(the best legal action, the logits with masked actions at the masked logit)."""
         player = self._player(observation)
-        scores = player.scores(observation)
         legal = np.asarray(mask).reshape(-1) > 0
+        if self.search.depth and getattr(player.network, "any_board", False):
+            return best_move(player.network, np.asarray(observation), legal, self.search)
+        scores = player.scores(observation)
         if scores.shape != legal.shape:
             raise ValueError(
                 f"{player.path.name} chooses among {scores.shape[0]} actions; "
@@ -142,6 +167,32 @@ class PPOPolicy(PolicyIdentity):
         return player.adapter.answer(action, question, masked)
 
 
+def parse_search(body: str, query: str) -> SearchSettings:
+    """`depth=2&width=8` -> SearchSettings; `PPOModelError` for an unknown key or a bad number."""
+    from urllib.parse import parse_qsl
+
+    if not query:
+        return SearchSettings()
+    try:
+        pairs = parse_qsl(query, strict_parsing=True)
+    except ValueError:
+        why = f"write options as ?depth=2&width=8, got ?{query}"
+        raise PPOModelError(f"ppo:{body}: {why}") from None
+    values: dict[str, int] = {}
+    for key, value in pairs:
+        if key not in ("depth", "width", "nodes"):
+            raise PPOModelError(f"ppo:{body}: unknown option {key!r}; options: depth, width, nodes")
+        try:
+            values[key] = int(value)
+        except ValueError:
+            why = f"{key} must be a whole number, got {value!r}"
+            raise PPOModelError(f"ppo:{body}: {why}") from None
+    try:
+        return SearchSettings(**values)
+    except ValueError as exc:
+        raise PPOModelError(f"ppo:{body}: {exc}") from None
+
+
 def _combined(digests: list[str]) -> str:
     import hashlib
 
@@ -155,8 +206,12 @@ class PPOModelError(ValueError):
 def make_ppo_policy(body: str, game: str, options: Any = None) -> PPOPolicy:
     """The policy `ppo:<body>` names for `game` (`body` = a model file's path, or several joined
     by `+`); `PPOModelError` (a ValueError the grammar reports as a SpecError) for a missing or
-    unreadable file, a game without an env adapter, or a model trained on another game's env."""
+    unreadable file, a game without an env adapter, or a model trained on another game's env;
+    `?depth=D&width=K` after the paths asks for a search (`SearchSettings`)."""
     from policies.sb3.games import adapter_for, sb3_games
+
+    body, _, query = body.partition("?")
+    search = parse_search(body, query)
 
     adapter = adapter_for(game)
     if adapter is None:
@@ -175,8 +230,10 @@ def make_ppo_policy(body: str, game: str, options: Any = None) -> PPOPolicy:
         models.append(model)
     if not models:
         raise PPOModelError(f"ppo:{body}: name a model file")
+    if search.depth and not all(getattr(m.network, "any_board", False) for m in models):
+        raise PPOModelError(f"ppo:{body}?{query}: a search needs a tic-tac-toe board model")
     try:
-        return PPOPolicy(models, adapter, paths)
+        return PPOPolicy(models, adapter, paths, search)
     except (TypeError, ValueError) as exc:  # the env rejects the options a file records
         raise PPOModelError(f"ppo:{body}: {exc}") from None
 
