@@ -350,7 +350,7 @@ def brain_page(
         page = replays.get((game.slug, game.mode, game.seed))
         if page:
             return link(build.href(path, page), "replay")
-        return Markup(  # a shipped folder keeps a few logs (docs/results/tetris-bench/README.md)
+        return Markup(  # a folder of results may ship without some of its logs
             '<span title="the input holds no event log of this game to replay">no log</span>'
         )
 
