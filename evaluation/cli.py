@@ -34,12 +34,16 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         paths = log_files(args.paths)
     except FileNotFoundError as exc:
         print(
-            f"arcade-eval verify: {exc}; give log files or directories of *.jsonl logs",
+            f"arcade-eval verify: {exc}; give log files or directories of *.jsonl "
+            "(or *.jsonl.xz) logs",
             file=sys.stderr,
         )
         return 2
     if not paths:
-        print("arcade-eval verify: no *.jsonl logs under " + ", ".join(args.paths), file=sys.stderr)
+        print(
+            "arcade-eval verify: no *.jsonl or *.jsonl.xz logs under " + ", ".join(args.paths),
+            file=sys.stderr,
+        )
         return 2
     failed = partial = 0
     for path in paths:
@@ -132,7 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
         "does not exist.",
     )
     verify.add_argument(
-        "paths", nargs="+", metavar="PATH", help="a log file, or a directory of *.jsonl logs"
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a log file, or a directory of *.jsonl (or *.jsonl.xz) logs",
     )
     verify.set_defaults(handler=_cmd_verify)
     models = sub.add_parser(

@@ -25,12 +25,17 @@ Format (`logVersion` 2), one JSON object per line:
 
 Tetris Bench logs of `logVersion` 1 (`tick` lines, no `benchmark`) are still read: the Tetris
 Bench replayer upgrades them.
+
+A log may be shipped compressed (`<name>.jsonl.xz`, xz as `xz -9` writes it): the same lines, read
+by the same reader (`read_log`, `read_header`), which decompresses at most `MAX_LOG_BYTES` (a
+small file that would inflate to gigabytes is refused, not inflated). Runs write plain `.jsonl`.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import lzma
 import math
 import numbers
 import os
@@ -62,6 +67,12 @@ answers anyway: it only looks three levels down)."""
 _MAX_INT_DIGITS = 1000  # JSON readers (Python's included) refuse very long integers
 MAX_LOG_BYTES = 512 * 1024 * 1024
 """The largest log `read_log` loads (a planted multi-gigabyte file is refused, not read)."""
+LOG_SUFFIX = ".jsonl"
+COMPRESSED_SUFFIX = ".jsonl.xz"
+"""A log compressed for shipping (see the module docstring)."""
+LOG_SUFFIXES = (LOG_SUFFIX, COMPRESSED_SUFFIX)
+MAX_HEADER_BYTES = 1024 * 1024
+"""The longest first line `read_header` reads."""
 _repr = reprlib.Repr()
 _repr.maxstring = 200
 _repr.maxother = 200
@@ -325,14 +336,68 @@ class LogContents:
         return iter((self.header, self.events, self.result))
 
 
-def read_log(path: str | Path) -> LogContents:
-    """Parse a log; a cut-off last line is dropped (and reported), anything else malformed (a
-    line nested too deeply, a file over `MAX_LOG_BYTES`) raises `LogFormatError`."""
-    path = Path(path)
+def is_log_name(name: str) -> bool:
+    """Whether a file name is an event log's: `*.jsonl`, or `*.jsonl.xz` compressed."""
+    return name.endswith(LOG_SUFFIXES)
+
+
+def log_stem(path: str | Path) -> str:
+    """A log's name without `.jsonl` / `.jsonl.xz` (`seed-01.jsonl.xz` -> `seed-01`): the name of
+    its game's result file and its repeat (`r2`)."""
+    name = Path(path).name
+    for suffix in (COMPRESSED_SUFFIX, LOG_SUFFIX):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return Path(name).stem
+
+
+def _read_bytes(path: Path) -> bytes:
+    """A log's bytes, decompressed for `*.jsonl.xz`; more than `MAX_LOG_BYTES` either way (on
+    disk or once inflated) raises `LogFormatError` before more is read or inflated."""
+    limit = MAX_LOG_BYTES // (1024 * 1024)
     with open(path, "rb") as handle:
         data = handle.read(MAX_LOG_BYTES + 1)
     if len(data) > MAX_LOG_BYTES:
-        raise LogFormatError(f"{path}: larger than {MAX_LOG_BYTES // (1024 * 1024)} MB")
+        raise LogFormatError(f"{path}: larger than {limit} MB")
+    if not path.name.endswith(COMPRESSED_SUFFIX):
+        return data
+    inflater = lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
+    try:
+        text = inflater.decompress(data, max_length=MAX_LOG_BYTES + 1)
+    except lzma.LZMAError as exc:
+        raise LogFormatError(f"{path}: not an xz-compressed log ({exc})") from None
+    if len(text) > MAX_LOG_BYTES:
+        raise LogFormatError(f"{path}: decompresses to more than {limit} MB")
+    if not inflater.eof:
+        raise LogFormatError(f"{path}: the xz stream is cut off")
+    if inflater.unused_data:
+        raise LogFormatError(f"{path}: data after the xz stream")
+    return text
+
+
+def read_header(path: str | Path) -> dict[str, Any] | None:
+    """The first line of a log as a JSON object, reading (and inflating) only that line; None for
+    a file that does not start with one (`verify` says why)."""
+    path = Path(path)
+    try:
+        if path.name.endswith(COMPRESSED_SUFFIX):
+            with lzma.open(path, "rb") as inflated:
+                line = inflated.readline(MAX_HEADER_BYTES + 1)
+        else:
+            with open(path, "rb") as plain:
+                line = plain.readline(MAX_HEADER_BYTES + 1)
+        header = bounded_loads(line.decode("utf-8", errors="surrogateescape"))
+    except (OSError, ValueError, EOFError, lzma.LZMAError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def read_log(path: str | Path) -> LogContents:
+    """Parse a log (plain or `*.jsonl.xz`); a cut-off last line is dropped (and reported),
+    anything else malformed (a line nested too deeply, a file over `MAX_LOG_BYTES` on disk or
+    inflated, a broken xz stream) raises `LogFormatError`."""
+    path = Path(path)
+    data = _read_bytes(path)
     text = data.decode("utf-8", errors="surrogateescape")
     del data
     lines = text.split("\n")

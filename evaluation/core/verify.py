@@ -39,7 +39,14 @@ from evaluation.core.episode import (
     RecordingEndsError,
     play_episode,
 )
-from evaluation.core.eventlog import LogFormatError, read_log, to_jsonable
+from evaluation.core.eventlog import (
+    LOG_SUFFIXES,
+    LogFormatError,
+    is_log_name,
+    log_stem,
+    read_log,
+    to_jsonable,
+)
 from evaluation.core.policy_call import call_policy
 from evaluation.core.registry import for_header
 from evaluation.core.rundir import MANIFEST, RunDirError, inside_root
@@ -238,7 +245,7 @@ def _run_files_disagree(path: Path, report: VerifyReport) -> str | None:
     repeat = _repeat_disagrees(header, manifest, below)
     if repeat is not None:
         return repeat
-    result_file = root / "results" / below.with_suffix(".json")
+    result_file = root / "results" / below.parent / f"{log_stem(below)}.json"
     if not result_file.exists() and not result_file.is_symlink():
         return None
     inside_root(root, result_file)
@@ -273,13 +280,18 @@ def _repeat_disagrees(
     if not isinstance(repeat, Mapping) or repeat.get("of") != runs:
         return f"the log names repeat {repeat!r}, {MANIFEST} plays {runs} repeat(s)"
     index = repeat.get("index")
-    if not isinstance(index, int) or isinstance(index, bool) or below.stem != repeats.part(index):
+    if (
+        not isinstance(index, int)
+        or isinstance(index, bool)
+        or log_stem(below) != repeats.part(index)
+    ):
         return f"the log names repeat {index!r} but is {below.name}"
     return None
 
 
 def log_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The logs named by `paths`: files as given, directories as every `*.jsonl` below them (set
+    """The logs named by `paths`: files as given, directories as every `*.jsonl` (and
+    `*.jsonl.xz`, `eventlog.is_log_name`) below them (set
     aside logs end otherwise and are skipped; linked folders are not entered). A missing path
     raises FileNotFoundError; a log in a directory that links outside it, `RunDirError`."""
     out: list[Path] = []
@@ -295,22 +307,21 @@ def log_files(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def _logs_below(folder: Path) -> list[Path]:
-    """Every `*.jsonl` file below `folder`, sorted, refusing (`RunDirError`) a link that leaves
-    it; links that stay inside are not entered (what they name is found where it is)."""
+    """Every log file (`*.jsonl`, `*.jsonl.xz`) below `folder`, sorted, refusing (`RunDirError`)
+    a link that leaves it; links that stay inside are not entered (what they name is found where
+    it is)."""
     found: list[Path] = []
     for parent, dirs, files in os.walk(folder):
         here = Path(parent)
         for name in [*dirs, *files]:
             if (here / name).is_symlink():
                 inside_root(folder, here / name)
-        found.extend(
-            here / name for name in files if name.endswith(".jsonl") and (here / name).is_file()
-        )
+        found.extend(here / name for name in files if is_log_name(name) and (here / name).is_file())
     return sorted(found)
 
 
 def verify_paths(paths: Iterable[str | Path]) -> list[VerifyReport]:
-    """`verify_log` over files and directories (every `*.jsonl` inside, sorted)."""
+    """`verify_log` over files and directories (every log inside, sorted)."""
     return [verify_log(path) for path in log_files(paths)]
 
 
@@ -328,7 +339,7 @@ def results_without_logs(paths: Iterable[str | Path]) -> list[Path]:
         for result in sorted(results.rglob("*.json")):
             if result.with_suffix("").is_dir():
                 continue
-            log = (root / "logs" / result.relative_to(results)).with_suffix(".jsonl")
-            if not log.exists():
+            log = (root / "logs" / result.relative_to(results)).with_suffix("")
+            if not any(log.with_name(log.name + end).exists() for end in LOG_SUFFIXES):
                 out.append(result)
     return out

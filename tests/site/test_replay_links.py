@@ -28,7 +28,7 @@ MATCHES = sorted((REPO / "seeds/arena/entries/tactician/results").glob("*/matche
 
 LOGS = {
     # page name: (viewer, log, the decision to open at)
-    "tetris": ("tetris", RESULTS / "tetris-bench/logs/random/IQ/seed-09.jsonl", 5),
+    "tetris": ("tetris", RESULTS / "tetris-bench/logs/random/IQ/seed-09.jsonl.xz", 5),
     "narcade-tetris": ("tetris", NARCADE / "heuristic/tetris/100.jsonl", 40),
     "snake": ("snake", NARCADE / "random/snake/100.jsonl", 7),
     "minesweeper": ("minesweeper", NARCADE / "random/minesweeper/100.jsonl", 1),
@@ -249,7 +249,7 @@ def test_the_placement_outline_leaves_out_cells_a_line_clear_emptied(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    log = RESULTS / "tetris-bench/logs/heuristic/IQ/seed-15.jsonl"
+    log = RESULTS / "tetris-bench/logs/heuristic/IQ/seed-15.jsonl.xz"
     frames = export_replay(log).to_json()["frames"]
     clears = [
         k

@@ -292,6 +292,9 @@ def test_the_default_site_of_shipped_results_opens_without_a_console_error(
 def test_a_shipped_folder_with_an_index_and_a_few_logs_builds_and_verifies(
     tetris_run: Path, tmp_path: Path
 ) -> None:
+    """A shipped folder: the leaderboard index, and logs plain or xz-compressed
+    (`docs/results/tetris-bench/README.md`); a game without a log says so."""
+    import lzma
     import shutil
 
     from evaluation.benchmarks.tetris_bench.leaderboard import merge_index
@@ -311,11 +314,19 @@ def test_a_shipped_folder_with_an_index_and_a_few_logs_builds_and_verifies(
     kept = shipped / "logs" / "random" / "IQ" / "seed-02.jsonl"
     kept.parent.mkdir(parents=True)
     shutil.copy(tetris_run / "logs" / "random" / "IQ" / "seed-02.jsonl", kept)
+    packed = shipped / "logs" / "random" / "Blitz" / "seed-01.jsonl.xz"
+    packed.parent.mkdir(parents=True)
+    plain = (tetris_run / "logs" / "random" / "Blitz" / "seed-01.jsonl").read_bytes()
+    packed.write_bytes(lzma.compress(plain))
     assert main(["verify", str(shipped)]) == 0
 
     build_site(tmp_path / "dist", [shipped])
     tetris = tmp_path / "dist" / "tetris"
-    assert [p.name for p in (tetris / "replays").iterdir()] == ["random-IQ-seed-02.html"]
+    assert sorted(p.name for p in (tetris / "replays").iterdir()) == [
+        "random-Blitz-seed-01.html",
+        "random-IQ-seed-02.html",
+    ]
+    assert ">no log</span>" in (tetris / "brains" / "heuristic.html").read_text()
     page = (tetris / "brains" / "heuristic.html").read_text()
     for game in results:
         if game.slug == "heuristic":

@@ -9,7 +9,6 @@ first (`evaluation/site/build.py`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from evaluation.benchmarks.tetris_bench.leaderboard import (
     tokens_text,
 )
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
+from evaluation.core.eventlog import is_log_name, read_header
 from evaluation.core.rundir import MANIFEST, safe_name
 from evaluation.core.untrusted_json import read_json
 from evaluation.site.build import SiteBuild, SiteError
@@ -81,16 +81,14 @@ def _results(path: Path) -> list[GameResult]:
 
 
 def _logs(path: Path) -> dict[tuple[str, str, str], Path]:
-    """The logs present, by (brain slug, mode, seed) as their headers name them."""
+    """The logs present (plain or compressed), by (brain slug, mode, seed) as their headers name
+    them."""
     logs: dict[tuple[str, str, str], Path] = {}
-    for log in sorted((path / "logs").rglob("*.jsonl")):
-        try:
-            with log.open(encoding="utf-8") as lines:
-                header = json.loads(lines.readline())
-        except (OSError, ValueError):
+    found = (p for p in (path / "logs").rglob("*") if is_log_name(p.name) and p.is_file())
+    for log in sorted(found):
+        header = read_header(log)
+        if header is None:
             continue  # not a readable log: nothing to replay (verify reports it)
-        if not isinstance(header, dict):
-            continue
         brain = header.get("policy") or header.get("brain") or {}
         settings = header.get("settings") or header
         if isinstance(brain, dict) and isinstance(settings, dict):
@@ -352,7 +350,7 @@ def brain_page(
         page = replays.get((game.slug, game.mode, game.seed))
         if page:
             return link(build.href(path, page), "replay")
-        return Markup(  # a shipped folder keeps a few logs (docs/results/tetris-bench/README.md)
+        return Markup(  # a folder of results may ship without some of its logs
             '<span title="the input holds no event log of this game to replay">no log</span>'
         )
 

@@ -30,7 +30,7 @@ from evaluation.core.replay_compact import (
 from evaluation.core.replay_export import export_replay
 
 REPO = Path(__file__).resolve().parents[3]
-SEARCH_LOG = REPO / "docs/results/tetris-bench/logs/search/IQ/seed-08.jsonl"
+SEARCH_LOG = REPO / "docs/results/tetris-bench/logs/search/IQ/seed-08.jsonl.xz"
 
 json_values = st.recursive(
     st.none()

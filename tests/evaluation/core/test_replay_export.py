@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import lzma
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +15,17 @@ import evaluation.benchmarks  # noqa: F401  (registers the benchmarks)
 from evaluation.core import registry
 from evaluation.core.replay_export import UnverifiedLogError, export_replay
 
-LOG = Path(__file__).parents[3] / "docs/results/tetris-bench/logs/random/IQ/seed-09.jsonl"
+LOG = Path(__file__).parents[3] / "docs/results/tetris-bench/logs/random/IQ/seed-09.jsonl.xz"
+"""A shipped log (xz-compressed: `docs/results/tetris-bench/README.md`)."""
+
+
+def log_lines() -> list[str]:
+    return lzma.decompress(LOG.read_bytes()).decode().splitlines()
 
 
 def test_frames_start_at_the_beginning_and_follow_every_decision() -> None:
     replay = export_replay(LOG)
-    decisions = sum(1 for line in LOG.read_text().splitlines() if '"type":"decision"' in line)
+    decisions = sum(1 for line in log_lines() if '"type":"decision"' in line)
     assert decisions > 0
     assert len(replay.frames) == decisions + 1
     assert "decision" not in replay.frames[0]
@@ -28,7 +34,7 @@ def test_frames_start_at_the_beginning_and_follow_every_decision() -> None:
 
 
 def test_a_changed_answer_is_refused(tmp_path: Path) -> None:
-    lines = LOG.read_text().splitlines()
+    lines = log_lines()
     for k, line in enumerate(lines):
         event = json.loads(line)
         if event.get("type") == "decision" and event["call"]["status"] == "ok":

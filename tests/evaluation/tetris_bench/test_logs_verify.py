@@ -433,7 +433,7 @@ def test_cli_verify_exit_codes(
     empty = iq_log.parent / "empty"
     empty.mkdir()
     assert main(["verify", str(empty)]) == 2
-    assert "no *.jsonl logs" in capsys.readouterr().err
+    assert "no *.jsonl or *.jsonl.xz logs" in capsys.readouterr().err
 
 
 def _as_version_1(path: Path) -> None:
