@@ -40,7 +40,8 @@ How a game uses it: subclass, build the stacked state arrays and call `_setup(..
 `_kernel_step(actions)` (one numba call each; see `arcade_gym/snake/vector.py`), `_observations()`
 and, for caps, `_decisions_left()`. `_observations()` hands each buffer out through `_out(buffer)`
 (a copy, or with `copy=False` the buffer); a kernel that draws every game's observation each step
-can write into `_step_buffer(...)` instead and hand that out as it is (no copy pass: Snake-v0).
+can draw into a buffer the caller has let go of (`arcade_gym/core/recycled.py`) and hand that
+out as it is (no copy pass, and only the changed cells drawn: Snake-v0).
 """
 
 from __future__ import annotations
@@ -360,15 +361,6 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self._out(self._masks), "_action_mask": self._ones.copy()}
-
-    def _step_buffer(self, buffer: np.ndarray, *, whole: bool) -> np.ndarray:
-        """The array a kernel writes this step's observations into, for an env whose
-        `_observations` hands that array out as it is: with `copy=True` a new one, so what was
-        handed out before stays as it was without a copy pass (`whole`: the kernel writes every
-        game; else the old contents are carried over first), with `copy=False` `buffer` itself."""
-        if not self.copy:
-            return buffer
-        return np.empty_like(buffer) if whole else buffer.copy()
 
     def _out(self, buffer: np.ndarray) -> np.ndarray:
         """What a step hands out of a buffer the kernels write: a copy, or with `copy=False`
