@@ -227,46 +227,14 @@ def seeded_empty(board: np.ndarray, seed: np.uint64) -> int:
     would choose, in one call (the random sparring partner's hot path); -1 on a full board."""
     m = 0
     for c in range(board.shape[0]):
-        m += board[c] == 0
+        if board[c] == 0:
+            m += 1
     if m == 0:
         return -1
-    return pick_empty(board, board_hash(board, seed), m)
-
-
-@njit(cache=True)
-def pick_empty(board: np.ndarray, h: np.uint64, m: int) -> int:
-    """The empty cell `seeded_pick(empty cells in row-major order, m, h)` chooses, given that
-    the board has `m` > 0 empty cells."""
-    target = int(_mix(h) % np.uint64(m))
+    target = int(_mix(board_hash(board, seed)) % np.uint64(m))
     for c in range(board.shape[0]):
         if board[c] == 0:
             if target == 0:
                 return c
             target -= 1
     return -1
-
-
-@njit(cache=True)
-def board_hashes(
-    boards: np.ndarray, seeds: np.ndarray, games: np.ndarray, m: int, out: np.ndarray
-) -> None:
-    """`out[j] = board_hash(boards[games[j]], seeds[games[j]])` for j < m, two boards at a time:
-    each hash is one long chain of multiplications, and two independent chains in one loop
-    overlap in the CPU (the vector env's random partner spends most of its step here)."""
-    golden = np.uint64(0x9E3779B97F4A7C15)
-    j = 0
-    while j + 1 < m:
-        a = games[j]
-        b = games[j + 1]
-        ha = _mix(np.uint64(seeds[a]) + golden)
-        hb = _mix(np.uint64(seeds[b]) + golden)
-        for c in range(boards.shape[1]):
-            t = np.uint64(c) * np.uint64(3) + np.uint64(1)
-            ha = _mix(ha ^ (np.uint64(boards[a, c]) + t))
-            hb = _mix(hb ^ (np.uint64(boards[b, c]) + t))
-        out[j] = ha
-        out[j + 1] = hb
-        j += 2
-    if j < m:
-        a = games[j]
-        out[j] = board_hash(boards[a], np.uint64(seeds[a]))

@@ -62,7 +62,7 @@ def partner_move(
     return E.seeded_empty(flat, seed)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _observe(flat: np.ndarray, side: int, obs: np.ndarray) -> None:
     """One game's planes into its row of the (N, size * size * 2) view of the observations."""
     other = 3 - side
@@ -72,7 +72,7 @@ def _observe(flat: np.ndarray, side: int, obs: np.ndarray) -> None:
         obs[2 * c + 1] = v == other
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _legal(flat: np.ndarray, mask: np.ndarray) -> None:
     for c in range(flat.shape[0]):
         mask[c] = flat[c] == 0
@@ -115,7 +115,7 @@ def _reset_one(
     _observe(flat, st[S_SIDE], obs)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _next_seed(seeds: np.ndarray, seed_pos: np.ndarray, st: np.ndarray, i: int) -> np.uint64:
     seed = np.uint64(seeds[i, seed_pos[i]])
     seed_pos[i] += 1
@@ -148,14 +148,6 @@ def reset_games(
 
 
 @njit(cache=True, nogil=True)
-def _ended(i: int, mask: np.ndarray, term: np.ndarray, needs_reset: np.ndarray) -> None:
-    for c in range(mask.shape[1]):
-        mask[i, c] = 0
-    term[i] = True
-    needs_reset[i] = True
-
-
-@njit(cache=True, nogil=True)
 def step_games(
     lo: int,
     hi: int,
@@ -178,15 +170,11 @@ def step_games(
     the partner's. Releases the GIL: disjoint slices may run on several threads at once
     (`arcade_gym/core/batch_threads.py`); each game touches only its own rows.
 
-    In two passes: every agent's move first, then every partner's reply, so the random
-    partner's board hashes are computed two at a time (`engine.board_hashes`). A move changes
-    one cell, so a step writes only that cell's plane entry and mask entry (`obs` is the
-    (N, size * size * 2) view of the planes; the buffers always hold the current boards)."""
+    A move changes one cell, so a step writes only that cell's plane entry and mask entry (`obs`
+    is the (N, size * size * 2) view of the planes; the buffers always hold the current boards)."""
     n2 = flat.shape[1]
     n = int(np.sqrt(n2))
     out = np.empty(n2, np.int64)
-    answering = np.empty(hi - lo, np.int64)  # games whose partner replies this step
-    m = 0
     for i in range(lo, hi):
         rew[i] = 0.0
         term[i] = False
@@ -199,33 +187,28 @@ def step_games(
         a = actions[i]
         if a < 0:
             continue
-        outcome = E.apply_move(flat[i], n, k, a, st[i, S_SIDE], st[i, S_PLACED])
-        st[i, S_PLACED] += 1
+        g = st[i]
+        b = flat[i]
+        outcome = E.apply_move(b, n, k, a, g[S_SIDE], g[S_PLACED])
+        g[S_PLACED] += 1
         obs[i, 2 * a] = 1
         mask[i, a] = 0
-        if outcome == 0:  # ongoing: the partner answers in the second pass
-            answering[m] = i
-            m += 1
-        else:
-            rew[i] = 1.0 if outcome == WIN else 0.0
-            _ended(i, mask, term, needs_reset)
-    hashes = np.empty(m, np.uint64)
-    if not greedy:
-        E.board_hashes(flat, st[:, S_SEED], answering, m, hashes)
-    for j in range(m):
-        i = answering[j]
-        side = 3 - st[i, S_SIDE]
-        if greedy:
-            cell = partner_move(flat[i], n, k, side, np.uint64(st[i, S_SEED]), greedy, out)
-        else:
-            cell = E.pick_empty(flat[i], hashes[j], n2 - st[i, S_PLACED])
-        outcome = E.apply_move(flat[i], n, k, cell, side, st[i, S_PLACED])
-        st[i, S_PLACED] += 1
-        obs[i, 2 * cell + 1] = 1
-        mask[i, cell] = 0
+        if outcome == WIN:
+            rew[i] = 1.0
+        elif outcome == 0:  # ongoing: the partner answers
+            side = 3 - g[S_SIDE]
+            cell = partner_move(b, n, k, side, np.uint64(g[S_SEED]), greedy, out)
+            outcome = E.apply_move(b, n, k, cell, side, g[S_PLACED])
+            g[S_PLACED] += 1
+            obs[i, 2 * cell + 1] = 1
+            mask[i, cell] = 0
+            if outcome == WIN:
+                rew[i] = -1.0
         if outcome != 0:
-            rew[i] = -1.0 if outcome == WIN else 0.0
-            _ended(i, mask, term, needs_reset)
+            for c in range(n2):
+                mask[i, c] = 0
+            term[i] = True
+            needs_reset[i] = True
 
 
 class TicTacToeVectorEnv(ArcadeVectorEnv):
