@@ -26,9 +26,11 @@
   to `gym.make_vec(id, vectorization_mode="sync")`;
 - observations: every array C-contiguous (a Fortran-ordered buffer is copied into C order);
 - buffers: with `copy=True` (the default, as Gymnasium's `SyncVectorEnv`) every `reset` and
-  `step` returns new arrays. With `copy=False` (a keyword every subclass takes) the observation
-  arrays and `info["action_mask"]` are the env's own buffers, which the kernels overwrite in
-  place on the next `step` or `reset`: read them before stepping again, or copy what you keep
+  `step` returns new arrays (or arrays handed out before that nothing holds any more:
+  `arcade_gym/core/recycled.py`; an array the caller keeps is never written again). With
+  `copy=False` (a keyword every subclass takes) the observation arrays and `info["action_mask"]`
+  are the env's own buffers, which the kernels overwrite in place on the next `step` or
+  `reset`: read them before stepping again, or copy what you keep
   (rewards, terminations, truncations and the other infos are new arrays either way; a
   SAME_STEP `info["final_obs"]` is always a copy). It saves copying the batch every step (for
   Chess-v0 at N=1024, 12 MB of planes and masks);
