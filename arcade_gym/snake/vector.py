@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from arcade_gym.core.args import check_choice, check_int
+from arcade_gym.core.prefetch import prefetch_write
 from arcade_gym.core.recycled import RecycledBuffers
 from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
 from arcade_gym.snake import engine as E
@@ -31,6 +32,11 @@ from arcade_gym.snake.rules import (
     PLANE_ORDER,
     PLANE_TAIL,
 )
+
+PREFETCH_AHEAD = 8
+"""Games between the one a step draws and the one whose cells it prefetches."""
+PREFETCH_CELLS = 6
+"""Cells prefetched a game: the head end of its last drawing (the tail end is near them)."""
 
 
 @njit(cache=True, inline="always")
@@ -125,8 +131,15 @@ def step_games(
     trunc: np.ndarray,
 ) -> None:
     """Reset the games that ended on the last step; move the others (action -1: leave it); then
-    draw every game into `board` (`_draw`: it may hold an older step's drawing)."""
-    for i in range(actions.shape[0]):
+    draw every game into `board` (`_draw`: it may hold an older step's drawing). The cells a game
+    `PREFETCH_AHEAD` games on will clear are prefetched (`arcade_gym/core/prefetch.py`)."""
+    n = actions.shape[0]
+    for i in range(n):
+        ahead = i + PREFETCH_AHEAD
+        if ahead < n and not fresh:
+            rec = drawn[ahead]
+            for q in range(1, min(rec[0], PREFETCH_CELLS) + 1):
+                prefetch_write(board, ahead, rec[q] * N_PLANES)
         rew[i] = 0.0
         term[i] = False
         trunc[i] = False
