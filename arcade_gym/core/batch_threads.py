@@ -83,8 +83,14 @@ def run_sliced(
 
     pool = _executor(workers - 1)
     futures = [pool.submit(work) for _ in range(workers - 1)]
+    failed = True
     try:
         work()
+        failed = False
     finally:
         for future in futures:
-            future.result()
+            # Every slice is taken once work() returns: a helper the machine has not scheduled
+            # yet has nothing left to do, so it is cancelled rather than waited for (under load
+            # that wait is a time slice). After a failure every helper finishes its slices.
+            if failed or not future.cancel():
+                future.result()
