@@ -218,8 +218,10 @@ class TicTacToeVectorEnv(ArcadeVectorEnv):
     with `observation="flat"`. Actions: (N,) ints `row * size + col`. Info: `action_mask`.
     Options as the single env's: `size`, `opponent` (`random` or `greedy`), `agent_mark`,
     `opponent_seed`, `illegal_action`, `illegal_reward`.
-    Threads: a step plays slices of at least 256 games on up to `threads` threads (default: one
-    per available core; 1 keeps it on the calling thread); the results do not depend on it.
+    Threads: with `threads` > 1 (None: one per available core) a step plays slices of at least
+    256 games on that many threads; the results do not depend on it. The default is 1, the
+    calling thread: a game's step is too short for the hand-off to pay on the 2-core machine the
+    figures come from (README "Speed").
     """
 
     def __init__(
@@ -234,7 +236,7 @@ class TicTacToeVectorEnv(ArcadeVectorEnv):
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
-        threads: int | None = None,
+        threads: int | None = 1,
     ) -> None:
         n = check_num_envs(num_envs)
         check_choice("size", size, SIZES)

@@ -88,3 +88,11 @@ def test_a_threaded_batch_plays_what_single_envs_play() -> None:
 def test_bad_thread_counts_are_refused(bad: object) -> None:
     with pytest.raises((TypeError, ValueError), match="threads"):
         _make(2, bad)  # type: ignore[arg-type]
+
+
+def test_the_default_is_the_calling_thread_and_none_is_one_per_core() -> None:
+    default = gym.make_vec(
+        "arcade_gym/TicTacToe-v0", num_envs=2, vectorization_mode="vector_entry_point"
+    )
+    assert default.unwrapped.threads == 1
+    assert _make(2, None).unwrapped.threads >= 1  # type: ignore[arg-type]
