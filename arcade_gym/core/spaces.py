@@ -86,21 +86,20 @@ def sample_rows(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @njit(cache=True)
 def pick_legal(masks: np.ndarray, u: np.ndarray, out: np.ndarray) -> None:
-    """out[i] = the floor(u[i] * count)-th legal index of row i (0 when none is legal)."""
+    """out[i] = the floor(u[i] * count)-th legal index of row i (0 when none is legal).
+    The search has no data-dependent branch (a random row mispredicts every one)."""
     for i in range(masks.shape[0]):
         count = 0
         for a in range(masks.shape[1]):
             count += masks[i, a] != 0
-        out[i] = 0
-        if count == 0:
-            continue
         target = min(int(u[i] * count), count - 1)
+        seen = 0
+        pick = 0
         for a in range(masks.shape[1]):
-            if masks[i, a] != 0:
-                if target == 0:
-                    out[i] = a
-                    break
-                target -= 1
+            legal = masks[i, a] != 0
+            pick = a if legal and seen == target else pick
+            seen += legal
+        out[i] = pick
 
 
 @batch_space.register(MaskedDiscrete)

@@ -26,9 +26,11 @@
   to `gym.make_vec(id, vectorization_mode="sync")`;
 - observations: every array C-contiguous (a Fortran-ordered buffer is copied into C order);
 - buffers: with `copy=True` (the default, as Gymnasium's `SyncVectorEnv`) every `reset` and
-  `step` returns new arrays. With `copy=False` (a keyword every subclass takes) the observation
-  arrays and `info["action_mask"]` are the env's own buffers, which the kernels overwrite in
-  place on the next `step` or `reset`: read them before stepping again, or copy what you keep
+  `step` returns new arrays (or arrays handed out before that nothing holds any more:
+  `arcade_gym/core/recycled.py`; an array the caller keeps is never written again). With
+  `copy=False` (a keyword every subclass takes) the observation arrays and `info["action_mask"]`
+  are the env's own buffers, which the kernels overwrite in place on the next `step` or
+  `reset`: read them before stepping again, or copy what you keep
   (rewards, terminations, truncations and the other infos are new arrays either way; a
   SAME_STEP `info["final_obs"]` is always a copy). It saves copying the batch every step (for
   Chess-v0 at N=1024, 12 MB of planes and masks);
@@ -40,7 +42,8 @@ How a game uses it: subclass, build the stacked state arrays and call `_setup(..
 `_kernel_step(actions)` (one numba call each; see `arcade_gym/snake/vector.py`), `_observations()`
 and, for caps, `_decisions_left()`. `_observations()` hands each buffer out through `_out(buffer)`
 (a copy, or with `copy=False` the buffer); a kernel that draws every game's observation each step
-can write into `_step_buffer(...)` instead and hand that out as it is (no copy pass: Snake-v0).
+can draw into a buffer the caller has let go of (`arcade_gym/core/recycled.py`) and hand that
+out as it is (no copy pass, and only the changed cells drawn: Snake-v0).
 """
 
 from __future__ import annotations
@@ -360,15 +363,6 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self._out(self._masks), "_action_mask": self._ones.copy()}
-
-    def _step_buffer(self, buffer: np.ndarray, *, whole: bool) -> np.ndarray:
-        """The array a kernel writes this step's observations into, for an env whose
-        `_observations` hands that array out as it is: with `copy=True` a new one, so what was
-        handed out before stays as it was without a copy pass (`whole`: the kernel writes every
-        game; else the old contents are carried over first), with `copy=False` `buffer` itself."""
-        if not self.copy:
-            return buffer
-        return np.empty_like(buffer) if whole else buffer.copy()
 
     def _out(self, buffer: np.ndarray) -> np.ndarray:
         """What a step hands out of a buffer the kernels write: a copy, or with `copy=False`

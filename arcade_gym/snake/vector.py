@@ -14,6 +14,8 @@ import numpy as np
 from numba import njit
 
 from arcade_gym.core.args import check_choice, check_int
+from arcade_gym.core.prefetch import prefetch_write
+from arcade_gym.core.recycled import RecycledBuffers
 from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
 from arcade_gym.snake import engine as E
 from arcade_gym.snake.env import SnakeEnv
@@ -24,25 +26,66 @@ from arcade_gym.snake.rules import (
     MAX_DECISIONS,
     N_DIRECTIONS,
     N_PLANES,
+    PLANE_BODY,
+    PLANE_FOOD,
+    PLANE_HEAD,
+    PLANE_ORDER,
+    PLANE_TAIL,
 )
 
+PREFETCH_AHEAD = 8
+"""Games between the one a step draws and the one whose cells it prefetches."""
+PREFETCH_CELLS = 6
+"""Cells prefetched a game: the head end of its last drawing (the tail end is near them)."""
 
-@njit(cache=True)
-def _reset_one(
+
+@njit(cache=True, inline="always")
+def _draw(
     grid: np.ndarray,
     body: np.ndarray,
     st: np.ndarray,
-    rng: np.ndarray,
-    seeds: np.ndarray,
-    seed_pos: np.ndarray,
     i: int,
     board: np.ndarray,
+    drawn: np.ndarray,
+    fresh: bool,
     length: np.ndarray,
     mask: np.ndarray,
 ) -> None:
-    E.reset(grid[i], body[i], st[i], rng[i], seeds[i, seed_pos[i]])
-    seed_pos[i] += 1
-    E.observe(grid[i], body[i], st[i], board[i], length[i], mask[i])
+    """Game i's observation, as `engine.observe` draws it, into row i of `board` (the
+    (N, cells * 5) view of the planes). `drawn[i]` lists the cells the row's planes are not zero
+    at (its count first): only those are cleared before the new drawing, unless `fresh` (a new
+    buffer: the whole row is cleared). A step so writes a few cells a game, not 720 floats."""
+    row = board[i]
+    rec = drawn[i]
+    if fresh:
+        for x in range(row.shape[0]):
+            row[x] = 0.0
+    else:
+        for j in range(1, rec[0] + 1):
+            base = rec[j] * N_PLANES
+            for p in range(N_PLANES):
+                row[base + p] = 0.0
+    g = st[i]
+    size = g[E.S_LENGTH]
+    at = g[E.S_HEAD]  # the ring index of segment s, from the head (s = 0) to the tail
+    cell = body[i, at]
+    row[cell * N_PLANES + PLANE_HEAD] = 1.0
+    for s in range(size):
+        cell = body[i, at]
+        row[cell * N_PLANES + PLANE_BODY] = 1.0
+        row[cell * N_PLANES + PLANE_ORDER] = (size - s) / size
+        rec[s + 1] = cell
+        at = at - 1 if at > 0 else body.shape[1] - 1
+    row[cell * N_PLANES + PLANE_TAIL] = 1.0
+    count = size
+    food = g[E.S_FOOD]
+    if food >= 0:
+        row[food * N_PLANES + PLANE_FOOD] = 1.0
+        count += 1
+        rec[count] = food
+    rec[0] = count
+    length[i, 0] = size
+    E.fill_mask(g, mask[i])
 
 
 @njit(cache=True)
@@ -55,12 +98,17 @@ def reset_games(
     seed_pos: np.ndarray,
     games: np.ndarray,
     board: np.ndarray,
+    drawn: np.ndarray,
+    fresh: bool,
     length: np.ndarray,
     mask: np.ndarray,
 ) -> None:
-    """New games in the listed slots, each from its next pre-drawn seed."""
+    """New games in the listed slots, each from its next pre-drawn seed (`_draw` draws them)."""
     for j in range(games.shape[0]):
-        _reset_one(grid, body, st, rng, seeds, seed_pos, games[j], board, length, mask)
+        i = games[j]
+        E.reset(grid[i], body[i], st[i], rng[i], seeds[i, seed_pos[i]])
+        seed_pos[i] += 1
+        _draw(grid, body, st, i, board, drawn, fresh, length, mask)
 
 
 @njit(cache=True)
@@ -74,36 +122,42 @@ def step_games(
     actions: np.ndarray,
     needs_reset: np.ndarray,
     board: np.ndarray,
+    drawn: np.ndarray,
+    fresh: bool,
     length: np.ndarray,
     mask: np.ndarray,
     rew: np.ndarray,
     term: np.ndarray,
     trunc: np.ndarray,
-    redraw: bool,
 ) -> None:
-    """Reset the games that ended on the last step; move the others (action -1: leave it, and
-    draw its planes again when `redraw`: `board` is a new array to fill for every game)."""
-    for i in range(actions.shape[0]):
+    """Reset the games that ended on the last step; move the others (action -1: leave it); then
+    draw every game into `board` (`_draw`: it may hold an older step's drawing). The cells a game
+    `PREFETCH_AHEAD` games on will clear are prefetched (`arcade_gym/core/prefetch.py`)."""
+    n = actions.shape[0]
+    for i in range(n):
+        ahead = i + PREFETCH_AHEAD
+        if ahead < n and not fresh:
+            rec = drawn[ahead]
+            for q in range(1, min(rec[0], PREFETCH_CELLS) + 1):
+                prefetch_write(board, ahead, rec[q] * N_PLANES)
         rew[i] = 0.0
         term[i] = False
         trunc[i] = False
         if needs_reset[i]:
-            _reset_one(grid, body, st, rng, seeds, seed_pos, i, board, length, mask)
+            E.reset(grid[i], body[i], st[i], rng[i], seeds[i, seed_pos[i]])
+            seed_pos[i] += 1
             needs_reset[i] = False
-            continue
-        if actions[i] < 0:
-            if redraw:
-                E.observe(grid[i], body[i], st[i], board[i], length[i], mask[i])
-            continue
-        rew[i] = E.step_observe(
-            grid[i], body[i], st[i], rng[i], actions[i], board[i], length[i], mask[i]
-        )
-        end = st[i, E.S_END]
-        if end != END_NONE:
-            terminal = end <= END_WON  # wall, body and won come first in the END_* order
-            term[i] = terminal
-            trunc[i] = not terminal
-            needs_reset[i] = True
+        elif actions[i] >= 0 and st[i, E.S_END] != END_NONE:
+            rew[i] = -1.0  # as `engine.step_observe` answers a move of a finished game
+        elif actions[i] >= 0:
+            rew[i] = E.move(grid[i], body[i], st[i], rng[i], actions[i], True)
+            end = st[i, E.S_END]
+            if end != END_NONE:
+                terminal = end <= END_WON  # wall, body and won come first in the END_* order
+                term[i] = terminal
+                trunc[i] = not terminal
+                needs_reset[i] = True
+        _draw(grid, body, st, i, board, drawn, fresh, length, mask)
 
 
 class SnakeVectorEnv(ArcadeVectorEnv):
@@ -112,6 +166,11 @@ class SnakeVectorEnv(ArcadeVectorEnv):
     Observation: Dict(board=(N, rows, cols, 5) float32, length=(N, 1) float32), or (N, D)
     float32 with `observation="flat"`. Actions: (N,) ints; the reversal is masked but legal, as
     in the single env. Info: `action_mask` (N, 4), `score` (N,) food eaten this episode.
+
+    Buffers: with `copy=True` a step draws into a board array handed out a step or two before
+    once the caller has let go of it (`arcade_gym/core/recycled.py`), changing only the cells
+    that changed; with `copy=False` into the one live buffer. Either way a step writes a few
+    cells a game, not the whole planes (at 4,096 games they are 12 MB, beyond the caches).
     """
 
     def __init__(
@@ -144,6 +203,8 @@ class SnakeVectorEnv(ArcadeVectorEnv):
         self._st = np.tile(template.game.st, (n, 1))
         self._rng = np.zeros((n, 1), np.uint64)
         self._board = np.zeros((n, spec.rows, spec.cols, N_PLANES), np.float32)
+        self._drawn = self._new_record()
+        self._buffers = RecycledBuffers(self._new_buffer)
         self._length = np.zeros((n, 1), np.float32)
         masks = np.ones((n, N_DIRECTIONS), np.int8)
         self._setup(
@@ -157,30 +218,50 @@ class SnakeVectorEnv(ArcadeVectorEnv):
             seed_dtype=np.uint64,
             masked_actions_legal=True,
         )
-        self._needs_reset_games = np.zeros(0, np.int64)
 
     def _draws(self, rng: np.random.Generator, k: int) -> np.ndarray:
         draws: np.ndarray = rng.bit_generator.random_raw(k)
         return draws
 
+    def _new_record(self) -> np.ndarray:
+        """Per game, the cells its planes in a buffer are drawn at (`_draw`): count, then cells."""
+        return np.zeros((self._grid.shape[0], self._grid.shape[1] + 2), np.int16)
+
+    def _new_buffer(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.empty_like(self._board), self._new_record()
+
+    def _target(self, whole: bool) -> tuple[np.ndarray, np.ndarray, bool]:
+        """The board buffer this call draws into, its record and whether it is new (`copy=False`:
+        the live buffer; `copy=True`: one the caller let go of, or when only some games are
+        drawn, a copy of the current one)."""
+        if not self.copy:
+            return self._board, self._drawn, False
+        if not whole:
+            board, drawn = self._board.copy(), self._drawn.copy()
+            self._buffers.adopt(board, drawn)
+            return board, drawn, False
+        board, drawn, fresh = self._buffers.take(self._board)
+        return board, drawn, fresh
+
     def _kernel_reset(self, games: np.ndarray) -> None:
-        self._board = self._step_buffer(self._board, whole=games.shape[0] == self.num_envs)
+        board, drawn, fresh = self._target(whole=games.shape[0] == self.num_envs)
         reset_games(
-            self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos,
-            games, self._board, self._length, self._masks,
+            self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos, games,
+            board.reshape(self.num_envs, -1), drawn, fresh, self._length, self._masks,
         )  # fmt: skip
+        self._board, self._drawn = board, drawn
 
     def _kernel_step(self, actions: np.ndarray) -> None:
-        board = self._step_buffer(self._board, whole=True)
+        board, drawn, fresh = self._target(whole=True)
         step_games(
             self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos, actions,
-            self._needs_reset, board, self._length, self._masks, self.rewards,
-            self.terminations, self.truncations, board is not self._board,
+            self._needs_reset, board.reshape(self.num_envs, -1), drawn, fresh, self._length,
+            self._masks, self.rewards, self.terminations, self.truncations,
         )  # fmt: skip
-        self._board = board
+        self._board, self._drawn = board, drawn
 
     def _observations(self) -> dict[str, np.ndarray]:
-        return {"board": self._board, "length": self._out(self._length)}  # _step_buffer
+        return {"board": self._board, "length": self._out(self._length)}  # `_target`
 
     def _decisions_left(self) -> np.ndarray | None:
         if not self.max_decisions:

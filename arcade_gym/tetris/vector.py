@@ -14,10 +14,10 @@ import numpy as np
 from numba import njit
 
 from arcade_gym.core.args import check_choice
+from arcade_gym.core.batch_threads import check_threads, run_sliced
 from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
 from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
-from arcade_gym.tetris.batch_threads import check_threads, run_sliced
 from arcade_gym.tetris.env import PRIMITIVE_CONTROLS, TetrisEnv, TetrisPrimitiveEnv
 from arcade_gym.tetris.rules import (
     CLASSIC_START_LEVEL,

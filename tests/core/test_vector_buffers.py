@@ -86,3 +86,30 @@ def test_same_step_final_observations_survive_without_copies() -> None:
 def test_copy_must_be_a_bool() -> None:
     with pytest.raises(TypeError, match="copy"):
         _make("arcade_gym/Snake-v0", 2, copy="no")
+
+
+@pytest.mark.parametrize("env_id", VECTOR_IDS)
+def test_observations_a_caller_keeps_are_never_drawn_over(env_id: str) -> None:
+    """`copy=True`: an env may draw into an array it handed out earlier only once the caller
+    dropped it (Snake-v0, `arcade_gym/core/recycled.py`); kept arrays, and views of them, keep
+    their values, and the games are the ones a caller that keeps nothing sees (`_play`)."""
+    envs = _make(env_id, 5)
+    obs, infos = envs.reset(seed=3)
+    envs.action_space.seed(3)
+    seen = [[leaf.copy() for leaf in _leaves(obs)] + [infos["action_mask"].copy()]]
+    kept = [(obs, seen[0][:-1])]
+    views = []
+    for step in range(30):
+        obs, rewards, terms, truncs, infos = envs.step(envs.action_space.sample())
+        leaves = [leaf.copy() for leaf in _leaves(obs)]
+        seen.append([*leaves, infos["action_mask"].copy(), rewards.copy(), terms | truncs])
+        if step % 3 == 0:
+            kept.append((obs, leaves))
+        elif step % 3 == 1:
+            views.append((_leaves(obs)[0][1:], leaves[0][1:]))
+    for held, values in kept:
+        assert all(np.array_equal(a, b) for a, b in zip(_leaves(held), values, strict=True))
+    for view, values in views:
+        np.testing.assert_array_equal(view, values)
+    for a, b in zip(seen, _play(_make(env_id, 5), 30), strict=True):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))

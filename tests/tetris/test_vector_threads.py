@@ -1,5 +1,5 @@
 """The Tetris-v3 vector env plays the same games on one thread or several (`threads`), and
-`arcade_gym/tetris/batch_threads.py` covers every game exactly once."""
+`arcade_gym/core/batch_threads.py` covers every game exactly once."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import arcade_gym  # noqa: F401  (registers the envs)
-from arcade_gym.tetris.batch_threads import MIN_GAMES_PER_THREAD, check_threads, run_sliced
+from arcade_gym.core.batch_threads import MIN_GAMES_PER_THREAD, check_threads, run_sliced
 
 
 def _trajectory(threads: int, n: int, steps: int) -> list[np.ndarray]:
