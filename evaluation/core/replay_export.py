@@ -64,10 +64,10 @@ class ExportedReplay:
         }
 
 
-def export_replay(path: str | Path) -> ExportedReplay:
+def export_replay(path: str | Path, *, rederive: bool = True) -> ExportedReplay:
     """The frames of the game `path` records; raises `UnverifiedLogError` when the log does not
     verify as a complete game or its benchmark draws no frames. The frames are taken during
-    `verify_log`'s own replay, so the game is re-simulated once."""
+    `verify_log`'s own replay (with its `rederive`), so the game is re-simulated once."""
     path = Path(path)
     try:
         header = read_log(path).header
@@ -93,7 +93,7 @@ def export_replay(path: str | Path) -> ExportedReplay:
             failures.append(exc)
             raise
 
-    report = verify_log(path, watch)
+    report = verify_log(path, watch, rederive=rederive)
     if failures:
         raise failures[0]
     if not report.ok or report.result is None:

@@ -113,7 +113,7 @@ Watch = Callable[[Any, Mapping[str, Any] | None], None]
 """Called with the replayed episode before the first decision (event None) and after each one."""
 
 
-def _replay(path: Path, watch: Watch | None = None) -> VerifyReport:
+def _replay(path: Path, watch: Watch | None = None, *, rederive: bool = True) -> VerifyReport:
     contents = read_log(path)
     benchmark = for_header(contents.header)
     if benchmark is None:
@@ -126,7 +126,8 @@ def _replay(path: Path, watch: Watch | None = None) -> VerifyReport:
             str(path), "fail", None, f"header cannot start a game: {exc}", benchmark.name
         )
     events, recorded = replay.events, replay.result
-    policy = benchmark.rederive(contents.header) if benchmark.rederive is not None else None
+    derive = benchmark.rederive if rederive else None
+    policy = derive(contents.header) if derive is not None else None
     caller = RecordedCaller(events) if policy is None else _Rederiving(events, policy)
     incomplete = recorded is not None and recorded.get("endReason") in INCOMPLETE_ENDS
     comparer = Comparer(events, None if incomplete else recorded)
@@ -188,16 +189,22 @@ def _replay(path: Path, watch: Watch | None = None) -> VerifyReport:
     )
 
 
-def verify_log(path: str | Path, watch: Watch | None = None) -> VerifyReport:
+def verify_log(
+    path: str | Path, watch: Watch | None = None, *, rederive: bool = True
+) -> VerifyReport:
     """Re-simulate one log of any benchmark and compare it decision by decision. Never raises for
     a bad log. `watch(episode, event)`, when given, sees the replayed game before the first
-    decision and after each one (the site's replay frames come from this one replay)."""
+    decision and after each one (the site's replay frames come from this one replay).
+    `rederive=False` leaves out asking a deterministic policy named in the header for its
+    answers again (the game, every answer's judgement and the result are still checked): the
+    site draws a game from the rules, and re-running a search brain on every decision of 180
+    shipped games took most of its build; `arcade-eval verify` always re-derives."""
     path = Path(path)
     try:
         where = _in_run(path)
         if where is not None:
             inside_root(where[0], path)
-        report = _replay(path, watch)
+        report = _replay(path, watch, rederive=rederive)
         problem = _run_files_disagree(path, report) if report.ok else None
         if problem is not None:
             return replace(report, status="fail", message=problem)

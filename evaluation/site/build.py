@@ -13,7 +13,8 @@ import json
 import math
 import numbers
 import posixpath
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -31,6 +32,8 @@ MARKER = ".arcade-site"
 """The file that marks a directory as a site this builder wrote (so a rebuild may replace it)."""
 SITE_NAME = "arcade-gym results"
 TEXT_SUFFIXES = (".pgn", ".txt")
+PROGRESS_EVERY_S = 10.0
+"""How often a build that is replaying games says how many it has done (`progress`)."""
 """The plain-text files a benchmark may ship for download (`SiteBuild.text`)."""
 
 
@@ -119,10 +122,18 @@ class SiteBuild:
     and `replay`; the command calls `finish` once every benchmark has added its pages."""
 
     def __init__(
-        self, output: str | Path, *, inputs: Sequence[str] = (), version: str = ""
+        self,
+        output: str | Path,
+        *,
+        inputs: Sequence[str] = (),
+        version: str = "",
+        progress: Callable[[str], None] | None = None,
     ) -> None:
         self.output = Path(output)
         self.inputs = list(inputs)
+        self._say = progress
+        self._replayed = 0
+        self._said_at = time.monotonic()
         if not version:
             import arcade_gym
 
@@ -229,11 +240,17 @@ class SiteBuild:
         for bodies (only `Markup` is HTML). The log must verify: one that does not is
         refused with a `SiteError` naming it. The replay is inlined compact
         (`evaluation/core/replay_compact.py`; the player rebuilds the frames with
-        `assets/inflate.js`). Returns the page path (for links)."""
+        `assets/inflate.js`). The game is checked by the rules (`verify_log` with `rederive=False`:
+        every decision judged, the result compared; `arcade-eval verify` also re-derives a
+        deterministic policy's answers). Returns the page path (for links)."""
         try:
-            exported = export_replay(log_path)
+            exported = export_replay(log_path, rederive=False)
         except UnverifiedLogError as error:
             raise SiteError(f"cannot replay {log_path}: {error}") from error
+        self._replayed += 1
+        if self._say is not None and time.monotonic() - self._said_at >= PROGRESS_EVERY_S:
+            self._say(f"site: games replayed and checked so far: {self._replayed}")
+            self._said_at = time.monotonic()
         if viewer != safe_name(viewer):
             raise ValueError(f"viewer {viewer!r} is not a safe name")
         steps = len(exported.frames) - 1

@@ -53,7 +53,8 @@ def build_site(
     """Build the site into `output` from `inputs` (None: the shipped results); every input must
     be claimed by the `site` hook of a registered benchmark (importing `evaluation.benchmarks`
     registers them; `arcade-eval` does). `progress` gets one line per stage (each benchmark's
-    pages, then the writing), since verifying every replayed log takes minutes. Returns the
+    pages, then the writing) and, while games are replayed, a count every 10 s, since checking
+    every replayed log takes minutes. Returns the
     finished build."""
     say = progress or (lambda line: None)
     started = time.monotonic()
@@ -65,7 +66,7 @@ def build_site(
     from evaluation.suite import site_inputs, site_pages
 
     suites, expanded = site_inputs.split_inputs(paths)
-    site = IndexedBuild(output, inputs=[_shown(p) for p in paths])
+    site = IndexedBuild(output, inputs=[_shown(p) for p in paths], progress=progress)
     played = [p for p in expanded if play_runs(p)]  # a person's games: no benchmark takes them
     claimed: set[Path] = {s.path.resolve() for s in suites} | {p.resolve() for p in played}
     sections: dict[str, str] = {}
@@ -142,5 +143,9 @@ def add_parser(subparsers: Any) -> None:
         help="run directories, suite run directories, play runs or folders of them "
         "(default: shipped)",
     )
-    add_quiet_option(parser, "progress lines (one per benchmark's pages, then the writing)")
+    add_quiet_option(
+        parser,
+        "progress lines (one per benchmark's pages, a count of the games replayed every 10 s, "
+        "then the writing)",
+    )
     parser.set_defaults(handler=_run)

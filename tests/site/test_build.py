@@ -14,6 +14,7 @@ import pytest
 from evaluation import cli
 from evaluation.core.replay_compact import ENCODING, expand_replay
 from evaluation.core.replay_export import export_replay
+from evaluation.site import build as site_build
 from evaluation.site import cli as site_cli
 from evaluation.site.build import MARKER, SiteBuild, SiteError, inline_json, relative, site_path
 from evaluation.site.cli import build_site
@@ -285,3 +286,14 @@ def test_a_built_file_that_is_a_link_is_replaced_not_written_through(tmp_path: P
         not (site / "demo" / "a.html").is_symlink()
         and "again" in (site / "demo" / "a.html").read_text()
     )
+
+
+def test_a_build_replaying_games_says_how_many_it_has_done(
+    tetris_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(site_build, "PROGRESS_EVERY_S", 0.0)
+    said: list[str] = []
+    build_site(tmp_path / "out", [tetris_run], progress=said.append)
+    counts = [line for line in said if line.startswith("site: games replayed and checked")]
+    assert counts and counts[0] == "site: games replayed and checked so far: 1"
+    assert len(counts) == len(list((tetris_run / "logs").rglob("*.jsonl")))

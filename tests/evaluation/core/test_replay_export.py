@@ -14,6 +14,7 @@ import pytest
 import evaluation.benchmarks  # noqa: F401  (registers the benchmarks)
 from evaluation.core import registry
 from evaluation.core.replay_export import UnverifiedLogError, export_replay
+from evaluation.core.verify import verify_log
 
 LOG = Path(__file__).parents[3] / "docs/results/tetris-bench/logs/random/IQ/seed-09.jsonl.xz"
 """A shipped log (xz-compressed: `docs/results/tetris-bench/README.md`)."""
@@ -58,3 +59,10 @@ def test_an_error_of_the_frame_function_is_raised_as_itself(monkeypatch) -> None
 
 def _broken_frame(episode: Any, event: Any) -> dict[str, Any]:
     raise KeyError("viewer bug")
+
+
+def test_rederiving_is_what_verify_does_and_the_site_may_leave_out() -> None:
+    assert "answers re-derived" in verify_log(LOG).message
+    skipped = verify_log(LOG, rederive=False)
+    assert skipped.ok and "identity recorded, not proven" in skipped.message
+    assert export_replay(LOG, rederive=False).frames == export_replay(LOG).frames
