@@ -127,9 +127,18 @@ def to_jsonable(value: Any) -> Any:
         return _opaque(value, "could not be encoded")
 
 
+_PLAIN_INT = 1 << 62
+"""Plain ints below this in size are returned as they are (far below `_MAX_INT_DIGITS`)."""
+
+
 def _encode(value: Any, depth: int, path: set[int]) -> Any:
-    if value is None or type(value) in (bool, str):
+    kind = type(value)  # exact built-in types first: a log holds mostly these
+    if value is None or kind is bool or kind is str:
         return value
+    if kind is int and -_PLAIN_INT < value < _PLAIN_INT:
+        return value
+    if kind is float:
+        return _encode_float(value)
     if isinstance(value, str):  # str subclasses (numpy's included) as plain text
         return str.__str__(value)
     if isinstance(value, np.bool_):
@@ -145,19 +154,20 @@ def _encode(value: Any, depth: int, path: set[int]) -> Any:
         return _tag("bytes", base64.b64encode(bytes(value)).decode("ascii"))
     if depth >= MAX_DEPTH:
         return _opaque(value, "nested too deeply")
-    if isinstance(value, BaseModel) and _is_agent_answer(value):
-        try:
-            dumped = value.model_dump(by_alias=True, exclude_none=True)
-        except Exception:
-            return _opaque(value, "model could not be dumped")
-        return _encode(dumped, depth, path)
-    if not isinstance(value, list | tuple | Mapping):
-        return _opaque(value)
+    if kind is not list and kind is not dict:
+        if isinstance(value, BaseModel) and _is_agent_answer(value):
+            try:
+                dumped = value.model_dump(by_alias=True, exclude_none=True)
+            except Exception:
+                return _opaque(value, "model could not be dumped")
+            return _encode(dumped, depth, path)
+        if not isinstance(value, list | tuple | Mapping):
+            return _opaque(value)
     if id(value) in path:
         return _opaque(value, "refers to itself")
     path.add(id(value))
     try:
-        if isinstance(value, list):
+        if kind is list or isinstance(value, list):
             return [_encode(item, depth + 1, path) for item in value]
         if isinstance(value, tuple):
             return _tag("tuple", [_encode(item, depth + 1, path) for item in value])
