@@ -400,4 +400,7 @@ def test_event_streams_are_bounded(served: Served) -> None:
     request(port, "POST", f"/api/runs/{job['id']}/cancel", body=b"{}", headers=cancel)
     watcher.join(60)
     assert watched[0].events[-1].data["state"] == "cancelled"
+    # the server gives the stream's slot back once its handler returns, which may come a moment
+    # after the client has read the last event
+    assert wait_for(lambda: served.server.streams._value == 1)  # type: ignore[attr-defined]
     assert request(port, "GET", job["events"]).status == 200
