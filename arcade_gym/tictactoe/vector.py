@@ -72,12 +72,6 @@ def _observe(flat: np.ndarray, side: int, obs: np.ndarray) -> None:
         obs[2 * c + 1] = v == other
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _legal(flat: np.ndarray, mask: np.ndarray) -> None:
-    for c in range(flat.shape[0]):
-        mask[c] = flat[c] == 0
-
-
 @njit(cache=True, nogil=True)
 def _partner_plays(
     flat: np.ndarray, st: np.ndarray, n: int, k: int, seed: np.uint64, greedy: bool, out: np.ndarray
@@ -111,7 +105,7 @@ def _reset_one(
     st[S_PLACED] = 0
     if st[S_SIDE] == O:
         _partner_plays(flat, st, n, k, seed, greedy, out)
-    _legal(flat, mask)
+    E.legal_mask(flat, mask)
     _observe(flat, st[S_SIDE], obs)
 
 
