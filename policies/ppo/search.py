@@ -22,6 +22,7 @@ grades: `docs/rl.md` ("Self-play tic-tac-toe with a search at play time").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import torch
@@ -123,6 +124,12 @@ class _Rules:
         return ((mine == self.k - 1) & (free == 1)).any(-1)
 
 
+@cache
+def _rules(n: int) -> _Rules:
+    """The rules of size `n`, made once (a lazy search asks for them several times a move)."""
+    return _Rules(n)
+
+
 LAZY_EMPTY = 30
 """A depth-2 search of a board with more empty squares than this is computed lazily
 (`_lazy_depth_two`): the best moves' exact values from a fraction of the evaluations."""
@@ -187,7 +194,7 @@ def _negamax(
     """`search_scores` at a fixed depth and width; only `root_moves` (cells) searched if given
     (the others NaN)."""
     n = stones.shape[0]
-    rules = _Rules(n)
+    rules = _rules(n)
     own = stones[..., 0].reshape(1, -1).astype(bool)
     opp = stones[..., 1].reshape(1, -1).astype(bool)
     root_logits, _ = evaluate(network, stones[None].astype(np.float32))
