@@ -218,7 +218,8 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
             )
         acts = self._checked(actions)
         penalised = None
-        counting = bool(self._illegal.any())
+        # penalised steps are counted only outside "raise" (which never penalises)
+        counting = self.illegal_action != "raise" and bool(self._illegal.any())
         resetting = self._needs_reset.copy()
         if self.illegal_action == "raise" or not self._illegal_any(acts):
             self._kernel_step(acts)

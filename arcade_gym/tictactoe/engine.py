@@ -204,12 +204,30 @@ def _mix(z: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
+@njit(cache=True, inline="always")
+def hash_start(seed: np.uint64) -> np.uint64:
+    """The hash state before the first cell (`board_hash`'s chain, one link at a time)."""
+    return _mix(seed + np.uint64(0x9E3779B97F4A7C15))
+
+
+@njit(cache=True, inline="always")
+def hash_cell(h: np.uint64, cell: int, value: int) -> np.uint64:
+    """The hash state after `cell`, holding `value`, is mixed in."""
+    return _mix(h ^ (np.uint64(value) + np.uint64(cell) * np.uint64(3) + np.uint64(1)))
+
+
+@njit(cache=True, inline="always")
+def hash_index(h: np.uint64, m: int) -> int:
+    """An index in [0, m) chosen by the hash `h` (m >= 1)."""
+    return int(_mix(h) % np.uint64(m))
+
+
 @njit(cache=True)
 def board_hash(board: np.ndarray, seed: np.uint64) -> np.uint64:
     """A 64-bit hash of (seed, board): the key of every seeded, stateless tie-break."""
-    h = _mix(seed + np.uint64(0x9E3779B97F4A7C15))
+    h = hash_start(seed)
     for c in range(board.shape[0]):
-        h = _mix(h ^ (np.uint64(board[c]) + np.uint64(c) * np.uint64(3) + np.uint64(1)))
+        h = hash_cell(h, c, board[c])
     return h
 
 
@@ -218,7 +236,7 @@ def seeded_pick(cells: np.ndarray, m: int, h: np.uint64) -> int:
     """One of the first `m` entries of `cells`, chosen by the hash `h` (-1 when m == 0)."""
     if m == 0:
         return -1
-    return cells[int(_mix(h) % np.uint64(m))]
+    return cells[hash_index(h, m)]
 
 
 @njit(cache=True)
@@ -231,7 +249,7 @@ def seeded_empty(board: np.ndarray, seed: np.uint64) -> int:
             m += 1
     if m == 0:
         return -1
-    target = int(_mix(board_hash(board, seed)) % np.uint64(m))
+    target = hash_index(board_hash(board, seed), m)
     for c in range(board.shape[0]):
         if board[c] == 0:
             if target == 0:
