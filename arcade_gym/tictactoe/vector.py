@@ -264,12 +264,11 @@ def step_games(
     the partner's. Releases the GIL: disjoint slices may run on several threads at once
     (`arcade_gym/core/batch_threads.py`); each game touches only its own rows.
 
-    The games are sorted into lists first (resetting, moving; then still playing, ended) with
-    branch-free appends, and each list is played in a pass of its own: which game resets or ends
-    is random, and a branch on it per game was a large part of the step. The partners choose
-    together (`_random_cells`). A move changes one cell, so a step writes only that cell's plane
-    entry and mask entry (`obs` is the (N, size * size * 2) view of the planes; the buffers
-    always hold the current boards)."""
+    Passes over lists of games (resetting, moving; then still playing, ended), each list built
+    by branch-free appends, so the partners of the games still playing choose together
+    (`_random_cells`); the other lists cost about what a branch per game cost. A move changes one cell, so a step writes only that cell's plane entry
+    and mask entry (`obs` is the (N, size * size * 2) view of the planes; the buffers always
+    hold the current boards)."""
     n2 = flat.shape[1]
     n = int(np.sqrt(n2))
     out = np.empty(n2, np.int64)
