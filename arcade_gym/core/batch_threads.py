@@ -6,8 +6,8 @@ numba's own work queue must not be entered from two threads at once. A `nogil` k
 disjoint slices from a small thread pool has neither problem, and each game is still played by
 exactly the same code, so the results do not depend on the thread count. The pool is made
 lazily per process (a forked child builds its own). The vector envs that use it: Tetris-v3 (a
-placement costs tens of microseconds) and TicTacToe-v0 (a step costs a few hundred nanoseconds, so
-its slices are larger: `min_games`).
+placement costs tens of microseconds), TicTacToe-v0 and Snake-v0 (a step costs well under a
+microsecond a game, so their slices are larger: `min_games`).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from arcade_gym.core.args import check_choice, check_int
+from arcade_gym.core.batch_threads import check_threads, run_sliced
 from arcade_gym.core.prefetch import prefetch_write
 from arcade_gym.core.recycled import RecycledBuffers
 from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
@@ -33,6 +34,12 @@ from arcade_gym.snake.rules import (
     PLANE_TAIL,
 )
 
+SEED_BLOCK = 256
+"""Episode seeds pre-drawn per game: a random player's game lasts a few dozen moves, and each
+block used up is a Python call (at 16 a game, those calls were a sixth of a 4,096-game step)."""
+SLICE_GAMES = 1024
+"""The smallest slice of games one thread steps (a game's step is a fraction of a microsecond,
+a hand-off between threads tens of microseconds)."""
 PREFETCH_AHEAD = 8
 """Games between the one a step draws and the one whose cells it prefetches."""
 PREFETCH_CELLS = 6
@@ -49,43 +56,42 @@ def _draw(
     drawn: np.ndarray,
     fresh: bool,
     length: np.ndarray,
+    score: np.ndarray,
     mask: np.ndarray,
 ) -> None:
     """Game i's observation, as `engine.observe` draws it, into row i of `board` (the
     (N, cells * 5) view of the planes). `drawn[i]` lists the cells the row's planes are not zero
     at (its count first): only those are cleared before the new drawing, unless `fresh` (a new
     buffer: the whole row is cleared). A step so writes a few cells a game, not 720 floats."""
-    row = board[i]
-    rec = drawn[i]
     if fresh:
-        for x in range(row.shape[0]):
-            row[x] = 0.0
+        for x in range(board.shape[1]):
+            board[i, x] = 0.0
     else:
-        for j in range(1, rec[0] + 1):
-            base = rec[j] * N_PLANES
+        for j in range(1, drawn[i, 0] + 1):
+            base = drawn[i, j] * N_PLANES
             for p in range(N_PLANES):
-                row[base + p] = 0.0
-    g = st[i]
-    size = g[E.S_LENGTH]
-    at = g[E.S_HEAD]  # the ring index of segment s, from the head (s = 0) to the tail
+                board[i, base + p] = 0.0
+    size = st[i, E.S_LENGTH]
+    at = st[i, E.S_HEAD]  # the ring index of segment s, from the head (s = 0) to the tail
     cell = body[i, at]
-    row[cell * N_PLANES + PLANE_HEAD] = 1.0
+    board[i, cell * N_PLANES + PLANE_HEAD] = 1.0
     for s in range(size):
         cell = body[i, at]
-        row[cell * N_PLANES + PLANE_BODY] = 1.0
-        row[cell * N_PLANES + PLANE_ORDER] = (size - s) / size
-        rec[s + 1] = cell
+        board[i, cell * N_PLANES + PLANE_BODY] = 1.0
+        board[i, cell * N_PLANES + PLANE_ORDER] = (size - s) / size
+        drawn[i, s + 1] = cell
         at = at - 1 if at > 0 else body.shape[1] - 1
-    row[cell * N_PLANES + PLANE_TAIL] = 1.0
+    board[i, cell * N_PLANES + PLANE_TAIL] = 1.0
     count = size
-    food = g[E.S_FOOD]
+    food = st[i, E.S_FOOD]
     if food >= 0:
-        row[food * N_PLANES + PLANE_FOOD] = 1.0
+        board[i, food * N_PLANES + PLANE_FOOD] = 1.0
         count += 1
-        rec[count] = food
-    rec[0] = count
+        drawn[i, count] = food
+    drawn[i, 0] = count
     length[i, 0] = size
-    E.fill_mask(g, mask[i])
+    score[i] = st[i, E.S_SCORE]
+    E.fill_mask(st[i], mask[i])
 
 
 @njit(cache=True)
@@ -101,6 +107,7 @@ def reset_games(
     drawn: np.ndarray,
     fresh: bool,
     length: np.ndarray,
+    score: np.ndarray,
     mask: np.ndarray,
 ) -> None:
     """New games in the listed slots, each from its next pre-drawn seed (`_draw` draws them)."""
@@ -108,11 +115,13 @@ def reset_games(
         i = games[j]
         E.reset(grid[i], body[i], st[i], rng[i], seeds[i, seed_pos[i]])
         seed_pos[i] += 1
-        _draw(grid, body, st, i, board, drawn, fresh, length, mask)
+        _draw(grid, body, st, i, board, drawn, fresh, length, score, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def step_games(
+    lo: int,
+    hi: int,
     grid: np.ndarray,
     body: np.ndarray,
     st: np.ndarray,
@@ -125,18 +134,19 @@ def step_games(
     drawn: np.ndarray,
     fresh: bool,
     length: np.ndarray,
+    score: np.ndarray,
     mask: np.ndarray,
     rew: np.ndarray,
     term: np.ndarray,
     trunc: np.ndarray,
 ) -> None:
-    """Reset the games that ended on the last step; move the others (action -1: leave it); then
-    draw every game into `board` (`_draw`: it may hold an older step's drawing). The cells a game
-    `PREFETCH_AHEAD` games on will clear are prefetched (`arcade_gym/core/prefetch.py`)."""
-    n = actions.shape[0]
-    for i in range(n):
+    """Games lo..hi-1: reset those that ended on the last step; move the others (action -1: leave
+    it); then draw each into `board` (`_draw`: it may hold an older step's drawing). The cells a
+    game `PREFETCH_AHEAD` games on will clear are prefetched (`arcade_gym/core/prefetch.py`).
+    Releases the GIL: disjoint slices may run on several threads (each game touches its rows)."""
+    for i in range(lo, hi):
         ahead = i + PREFETCH_AHEAD
-        if ahead < n and not fresh:
+        if ahead < hi and not fresh:
             rec = drawn[ahead]
             for q in range(1, min(rec[0], PREFETCH_CELLS) + 1):
                 prefetch_write(board, ahead, rec[q] * N_PLANES)
@@ -157,7 +167,7 @@ def step_games(
                 term[i] = terminal
                 trunc[i] = not terminal
                 needs_reset[i] = True
-        _draw(grid, body, st, i, board, drawn, fresh, length, mask)
+        _draw(grid, body, st, i, board, drawn, fresh, length, score, mask)
 
 
 class SnakeVectorEnv(ArcadeVectorEnv):
@@ -171,6 +181,10 @@ class SnakeVectorEnv(ArcadeVectorEnv):
     once the caller has let go of it (`arcade_gym/core/recycled.py`), changing only the cells
     that changed; with `copy=False` into the one live buffer. Either way a step writes a few
     cells a game, not the whole planes (at 4,096 games they are 12 MB, beyond the caches).
+
+    Threads: with more than 1,024 games a step plays slices of at least 1,024 on up to
+    `threads` threads (None, the default: one per available core; the results do not depend on
+    it). Fewer games stay on the calling thread: there the hand-off cost more than it saved.
     """
 
     def __init__(
@@ -184,9 +198,11 @@ class SnakeVectorEnv(ArcadeVectorEnv):
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        threads: int | None = None,
     ) -> None:
         n = check_num_envs(num_envs)
         check_choice("difficulty", difficulty, DIFFICULTIES)
+        self.threads = check_threads(threads)
         if render_mode is not None:
             raise ValueError("the vector env does not render; render a single SnakeEnv")
         template = SnakeEnv(
@@ -206,6 +222,7 @@ class SnakeVectorEnv(ArcadeVectorEnv):
         self._drawn = self._new_record()
         self._buffers = RecycledBuffers(self._new_buffer)
         self._length = np.zeros((n, 1), np.float32)
+        self._score = np.zeros(n, np.int64)  # `info["score"]`, one contiguous copy a step
         masks = np.ones((n, N_DIRECTIONS), np.int8)
         self._setup(
             n,
@@ -217,6 +234,7 @@ class SnakeVectorEnv(ArcadeVectorEnv):
             illegal_reward=illegal_reward,
             seed_dtype=np.uint64,
             masked_actions_legal=True,
+            seed_block=SEED_BLOCK,
         )
 
     def _draws(self, rng: np.random.Generator, k: int) -> np.ndarray:
@@ -247,17 +265,28 @@ class SnakeVectorEnv(ArcadeVectorEnv):
         board, drawn, fresh = self._target(whole=games.shape[0] == self.num_envs)
         reset_games(
             self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos, games,
-            board.reshape(self.num_envs, -1), drawn, fresh, self._length, self._masks,
+            board.reshape(self.num_envs, -1), drawn, fresh, self._length, self._score,
+            self._masks,
         )  # fmt: skip
         self._board, self._drawn = board, drawn
 
     def _kernel_step(self, actions: np.ndarray) -> None:
         board, drawn, fresh = self._target(whole=True)
-        step_games(
-            self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos, actions,
-            self._needs_reset, board.reshape(self.num_envs, -1), drawn, fresh, self._length,
-            self._masks, self.rewards, self.terminations, self.truncations,
+        rows = board.reshape(self.num_envs, -1)
+        grid, body, st, rng, seeds, seed_pos = (
+            self._grid, self._body, self._st, self._rng, self._seeds, self._seed_pos,
         )  # fmt: skip
+        needs_reset, length, score = self._needs_reset, self._length, self._score
+        masks = self._masks
+        rew, term, trunc = self.rewards, self.terminations, self.truncations
+
+        def kernel(lo: int, hi: int) -> None:
+            step_games(
+                lo, hi, grid, body, st, rng, seeds, seed_pos, actions, needs_reset, rows, drawn,
+                fresh, length, score, masks, rew, term, trunc,
+            )  # fmt: skip
+
+        run_sliced(kernel, self.num_envs, self.threads, min_games=SLICE_GAMES)
         self._board, self._drawn = board, drawn
 
     def _observations(self) -> dict[str, np.ndarray]:
@@ -271,5 +300,5 @@ class SnakeVectorEnv(ArcadeVectorEnv):
 
     def _infos(self) -> dict[str, Any]:
         infos = super()._infos()
-        infos["score"] = self._st[:, E.S_SCORE].copy()
+        infos["score"] = self._score.copy()
         return infos
