@@ -97,17 +97,20 @@ def interleaved(
     }
 
 
-def best_games(build: Callable[[int], Built], sweep: tuple[int, ...], seconds: float) -> int:
-    """The N of `sweep` at which a side steps the most per wall second (a short probe each)."""
-    best, best_rate = sweep[0], -1.0
-    for n in sweep:
-        run, _ = build(n)
-        t0 = time.perf_counter()
-        steps = run(t0 + seconds)
-        rate = steps / max(time.perf_counter() - t0, 1e-9)
-        if rate > best_rate:
-            best, best_rate = n, rate
-    return best
+def best_games(
+    build: Callable[[int], Built], sweep: tuple[int, ...], seconds: float, rounds: int = 3
+) -> int:
+    """The N of `sweep` at which a side steps the most per wall second: each N is built once and
+    probed `rounds` times in turn (`seconds / rounds` a probe), and its best probe counts, so a
+    load spike during one probe does not pick a slow N."""
+    runners = [build(n)[0] for n in sweep]
+    best_rate = [0.0] * len(sweep)
+    for _ in range(rounds):
+        for k, run in enumerate(runners):
+            t0 = time.perf_counter()
+            steps = run(t0 + seconds / rounds)
+            best_rate[k] = max(best_rate[k], steps / max(time.perf_counter() - t0, 1e-9))
+    return sweep[max(range(len(sweep)), key=best_rate.__getitem__)]
 
 
 def our_single(env_id: str, unit: StepUnit = DEFAULT_UNIT, **kwargs: Any) -> Callable[[int], Built]:

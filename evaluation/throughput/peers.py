@@ -72,14 +72,14 @@ def _camel(rates: dict[str, float]) -> dict[str, float]:
 
 def measure_pair(pair: PeerPair, seconds: float) -> dict[str, Any]:
     """One pair: single at one game each; batched at the pair's N on both sides, then each side
-    at its best N (a probe of `seconds / 4` per N of the sweep picks it)."""
+    at its best N (`best_games`: three probes of `seconds / 6` per N of the sweep pick it)."""
     entry: dict[str, Any] = {"pair": pair.name, "kind": pair.kind, "unit": pair.unit}
     if pair.kind == "single":
         entry["same"] = _sides(pair, 1, 1, seconds)
         return entry
     entry["same"] = _sides(pair, pair.games, pair.games, seconds)
     if pair.sweep:
-        probe = seconds / 4
+        probe = seconds / 2
         ours_best = best_games(pair.ours, pair.sweep, probe)
         peer_best = best_games(pair.peer, pair.sweep, probe)
         entry["best"] = _sides(pair, ours_best, peer_best, seconds)

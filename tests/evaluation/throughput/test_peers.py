@@ -8,10 +8,12 @@ import math
 import subprocess
 import sys
 import textwrap
+import time
+from collections.abc import Callable
 
 import pytest
 
-from arcade_gym.core.peers import PeerPair, any_aec, installed, our_vector
+from arcade_gym.core.peers import PeerPair, any_aec, best_games, installed, our_vector
 from arcade_gym.tictactoe import aec
 from arcade_gym.tictactoe.bench import STEP_UNITS
 from evaluation.cli import main
@@ -146,3 +148,20 @@ def test_a_jax_single_pair_plays_one_call_a_ply() -> None:
 def test_installed_is_false_for_a_blocked_module(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "jax", None)
     assert not installed("jax") and installed("numpy")
+
+
+def test_the_best_n_survives_a_load_spike_during_one_probe() -> None:
+    """N=2 is the faster side, but its first probe meets a spike: its best probe still wins."""
+    probes: dict[int, int] = {1: 0, 2: 0}
+
+    def build(n: int) -> tuple[Callable[[float], int], float]:
+        def run(deadline: float) -> int:
+            while time.perf_counter() < deadline:
+                pass
+            probes[n] += 1
+            return 10 if (n == 2 and probes[n] == 1) else 100 * n
+
+        return run, 0.0
+
+    assert best_games(build, (1, 2), 0.03) == 2
+    assert probes == {1: 3, 2: 3}
