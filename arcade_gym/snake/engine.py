@@ -29,6 +29,7 @@ from arcade_gym.snake.rules import (
     END_WALL,
     END_WON,
     FOOD,
+    N_PLANES,
     PLANE_BODY,
     PLANE_FOOD,
     PLANE_HEAD,
@@ -202,27 +203,53 @@ def fill_mask(st: np.ndarray, mask: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def fill_planes(grid: np.ndarray, body: np.ndarray, st: np.ndarray, obs: np.ndarray) -> None:
-    """The RL observation (rows, cols, 5): body, head, tail, food, and body order (the head
-    1.0 down to the tail 1/length), so a learner can tell which way every segment moves."""
-    obs[:, :, :] = 0.0
-    cols = st[S_COLS]
+def mark_planes(body: np.ndarray, st: np.ndarray, planes: np.ndarray, record: np.ndarray) -> None:
+    """Draw the RL observation's non-zero entries into `planes`, the flat C-order view of one
+    game's (rows, cols, 5) planes, zero wherever this drawing marks: body, head, tail, food,
+    and body order (the head 1.0 down to the tail 1/length), so a learner can tell which way
+    every segment moves. `record`, unless empty, gets the cells marked (its count first): what
+    a redraw into the same planes must clear (the vector env draws only what changed)."""
     length = st[S_LENGTH]
     n = body.shape[0]
-    h = st[S_HEAD]
-    for i in range(length):
-        cell = body[(h - i + n) % n]
-        row = cell // cols
-        col = cell % cols
-        obs[row, col, PLANE_BODY] = 1.0
-        obs[row, col, PLANE_ORDER] = (length - i) / length
-    head = body[h]
-    obs[head // cols, head % cols, PLANE_HEAD] = 1.0
-    tail = body[(h - length + 1 + n) % n]
-    obs[tail // cols, tail % cols, PLANE_TAIL] = 1.0
+    keep = record.shape[0] > 0
+    at = st[S_HEAD]  # the ring index of segment s, from the head (s = 0) to the tail
+    cell = body[at]
+    planes[cell * N_PLANES + PLANE_HEAD] = 1.0
+    for s in range(length):
+        cell = body[at]
+        planes[cell * N_PLANES + PLANE_BODY] = 1.0
+        planes[cell * N_PLANES + PLANE_ORDER] = (length - s) / length
+        if keep:
+            record[s + 1] = cell
+        at = at - 1 if at > 0 else n - 1
+    planes[cell * N_PLANES + PLANE_TAIL] = 1.0
+    count = length
     food = st[S_FOOD]
     if food >= 0:
-        obs[food // cols, food % cols, PLANE_FOOD] = 1.0
+        planes[food * N_PLANES + PLANE_FOOD] = 1.0
+        count += 1
+        if keep:
+            record[count] = food
+    if keep:
+        record[0] = count
+
+
+@njit(cache=True, inline="always")
+def fill_planes(grid: np.ndarray, body: np.ndarray, st: np.ndarray, obs: np.ndarray) -> None:
+    """The RL observation (rows, cols, 5), C-contiguous: cleared, then `mark_planes`."""
+    planes = obs.reshape(obs.size)
+    planes[:] = 0.0
+    mark_planes(body, st, planes, np.empty(0, np.int16))  # nothing to record
+
+
+@njit(cache=True, inline="always")
+def play(
+    grid: np.ndarray, body: np.ndarray, st: np.ndarray, rng: np.ndarray, direction: int
+) -> int:
+    """One decision: the food eaten, or -1 (and nothing changes) when the game was already over."""
+    if st[S_END] != END_NONE:
+        return -1
+    return move(grid, body, st, rng, direction, True)
 
 
 @njit(cache=True, inline="always")
@@ -236,12 +263,11 @@ def step_observe(
     length: np.ndarray,
     mask: np.ndarray,
 ) -> int:
-    """The RL hot path: one decision, then the observation (planes and length) and the mask.
-    Returns the food eaten, or -1 (and changes nothing) when the game was already over."""
-    if st[S_END] != END_NONE:
-        return -1
-    eaten = move(grid, body, st, rng, direction, True)
-    observe(grid, body, st, obs, length, mask)
+    """The RL hot path: one decision (`play`), then the observation (planes and length) and the
+    mask. Returns the food eaten, or -1 (and changes nothing) when the game was already over."""
+    eaten = play(grid, body, st, rng, direction)
+    if eaten >= 0:
+        observe(grid, body, st, obs, length, mask)
     return eaten
 
 

@@ -27,11 +27,6 @@ from arcade_gym.snake.rules import (
     MAX_DECISIONS,
     N_DIRECTIONS,
     N_PLANES,
-    PLANE_BODY,
-    PLANE_FOOD,
-    PLANE_HEAD,
-    PLANE_ORDER,
-    PLANE_TAIL,
 )
 
 SEED_BLOCK = 256
@@ -59,10 +54,11 @@ def _draw(
     score: np.ndarray,
     mask: np.ndarray,
 ) -> None:
-    """Game i's observation, as `engine.observe` draws it, into row i of `board` (the
-    (N, cells * 5) view of the planes). `drawn[i]` lists the cells the row's planes are not zero
-    at (its count first): only those are cleared before the new drawing, unless `fresh` (a new
-    buffer: the whole row is cleared). A step so writes a few cells a game, not 720 floats."""
+    """Game i's observation into row i of `board` (the (N, cells * 5) view of the planes):
+    `drawn[i]` lists the cells the row's planes are not zero at (its count first), and only
+    those are cleared before `engine.mark_planes` draws and records the new ones, unless `fresh`
+    (a new buffer: the whole row is cleared). A step so writes a few cells a game, not 720
+    floats."""
     if fresh:
         for x in range(board.shape[1]):
             board[i, x] = 0.0
@@ -71,25 +67,8 @@ def _draw(
             base = drawn[i, j] * N_PLANES
             for p in range(N_PLANES):
                 board[i, base + p] = 0.0
-    size = st[i, E.S_LENGTH]
-    at = st[i, E.S_HEAD]  # the ring index of segment s, from the head (s = 0) to the tail
-    cell = body[i, at]
-    board[i, cell * N_PLANES + PLANE_HEAD] = 1.0
-    for s in range(size):
-        cell = body[i, at]
-        board[i, cell * N_PLANES + PLANE_BODY] = 1.0
-        board[i, cell * N_PLANES + PLANE_ORDER] = (size - s) / size
-        drawn[i, s + 1] = cell
-        at = at - 1 if at > 0 else body.shape[1] - 1
-    board[i, cell * N_PLANES + PLANE_TAIL] = 1.0
-    count = size
-    food = st[i, E.S_FOOD]
-    if food >= 0:
-        board[i, food * N_PLANES + PLANE_FOOD] = 1.0
-        count += 1
-        drawn[i, count] = food
-    drawn[i, 0] = count
-    length[i, 0] = size
+    E.mark_planes(body[i], st[i], board[i], drawn[i])
+    length[i, 0] = st[i, E.S_LENGTH]
     score[i] = st[i, E.S_SCORE]
     E.fill_mask(st[i], mask[i])
 
@@ -157,12 +136,11 @@ def step_games(
             E.reset(grid[i], body[i], st[i], rng[i], seeds[i, seed_pos[i]])
             seed_pos[i] += 1
             needs_reset[i] = False
-        elif actions[i] >= 0 and st[i, E.S_END] != END_NONE:
-            rew[i] = -1.0  # as `engine.step_observe` answers a move of a finished game
         elif actions[i] >= 0:
-            rew[i] = E.move(grid[i], body[i], st[i], rng[i], actions[i], True)
+            eaten = E.play(grid[i], body[i], st[i], rng[i], actions[i])  # -1: already over
+            rew[i] = eaten
             end = st[i, E.S_END]
-            if end != END_NONE:
+            if eaten >= 0 and end != END_NONE:
                 terminal = end <= END_WON  # wall, body and won come first in the END_* order
                 term[i] = terminal
                 trunc[i] = not terminal
