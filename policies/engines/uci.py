@@ -30,7 +30,6 @@ import shutil
 import threading
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl
 
 import chess
 import chess.engine
@@ -38,6 +37,7 @@ import chess.engine
 from arcade_gym.chess.contract import ChessAnswer, ChessQuestion
 from policies.base import DecisionContext, PolicyIdentity
 from policies.engines.process import kill_process_tree, new_tree_tag, tree_env
+from policies.spec_query import query_options
 
 STOCKFISH_ENV = "ARCADE_STOCKFISH"
 DEBIAN_STOCKFISH = "/usr/games/stockfish"
@@ -113,14 +113,10 @@ def parse_uci_spec(body: str, **limits: Any) -> UciSpec:
     if argv[0] == "stockfish":
         argv[0] = find_stockfish()
     spec = UciSpec(argv=argv)
-    pairs: list[tuple[str, str]] = []
-    if query:
-        try:
-            pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=True)
-        except ValueError:
-            raise ValueError(
-                f"uci: options read Name=Value&Name2=Value2 after '?', got {query!r}"
-            ) from None
+    try:
+        pairs = query_options(query, "?UCI_Elo=1500&movetime=0.5")
+    except ValueError as error:
+        raise ValueError(f"uci: {error}") from None
     for key, value in pairs + [(k, str(v)) for k, v in limits.items() if v is not None]:
         if key in LIMIT_KEYS:
             try:

@@ -30,6 +30,7 @@ from policies.ppo.model_file import ModelFileError, PPOModel, load_model, observ
 from policies.ppo.network import BOARD_LINES, as_tensors, masked_logits
 from policies.ppo.search import SearchSettings, best_move
 from policies.sb3.adapter import GameAdapter
+from policies.spec_query import query_options
 
 ADAPTER_VERSION = "1"
 
@@ -169,15 +170,10 @@ class PPOPolicy(PolicyIdentity):
 
 def parse_search(body: str, query: str) -> SearchSettings:
     """`depth=2&width=8` -> SearchSettings; `PPOModelError` for an unknown key or a bad number."""
-    from urllib.parse import parse_qsl
-
-    if not query:
-        return SearchSettings()
     try:
-        pairs = parse_qsl(query, strict_parsing=True)
-    except ValueError:
-        why = f"write options as ?depth=2&width=8, got ?{query}"
-        raise PPOModelError(f"ppo:{body}: {why}") from None
+        pairs = query_options(query, "?depth=2&width=8")
+    except ValueError as error:
+        raise PPOModelError(f"ppo:{body}: {error}") from None
     values: dict[str, int] = {}
     for key, value in pairs:
         if key not in ("depth", "width", "nodes"):
