@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, njit
 
-from arcade_gym.tictactoe.rules import DRAW, ILLEGAL, ONGOING, WIN
+from arcade_gym.tictactoe.rules import DRAW, ILLEGAL, LINE_DIRECTIONS, ONGOING, WIN
 
-_DR = np.array([0, 1, 1, 1], dtype=np.int64)
-_DC = np.array([1, 0, 1, -1], dtype=np.int64)
+_DR = np.array([dr for dr, _ in LINE_DIRECTIONS], dtype=np.int64)
+_DC = np.array([dc for _, dc in LINE_DIRECTIONS], dtype=np.int64)
 
 
 # --- moves ------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ MARKS = ".XO"
 # Outcomes of a move (engine.apply_move).
 ILLEGAL, ONGOING, WIN, DRAW = -1, 0, 1, 2
 
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+LINE_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+"""(row, col) steps of the four lines through a cell: the windows and the engine's walk."""
 
 
 def line_length(size: int) -> int:
@@ -74,7 +75,7 @@ def geometry(size: int) -> Geometry:
     windows: list[list[int]] = []
     for r in range(size):
         for c in range(size):
-            for dr, dc in _DIRECTIONS:
+            for dr, dc in LINE_DIRECTIONS:
                 end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
                 if 0 <= end_r < size and 0 <= end_c < size:
                     windows.append([(r + dr * j) * size + c + dc * j for j in range(k)])

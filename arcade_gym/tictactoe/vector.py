@@ -266,9 +266,9 @@ def step_games(
 
     Passes over lists of games (resetting, moving; then still playing, ended), each list built
     by branch-free appends, so the partners of the games still playing choose together
-    (`_random_cells`); the other lists cost about what a branch per game cost. A move changes one cell, so a step writes only that cell's plane entry
-    and mask entry (`obs` is the (N, size * size * 2) view of the planes; the buffers always
-    hold the current boards)."""
+    (`_random_cells`); the other lists cost about what a branch per game cost. A move changes
+    one cell, so a step writes only that cell's plane entry and mask entry (`obs` is the
+    (N, size * size * 2) view of the planes; the buffers always hold the current boards)."""
     n2 = flat.shape[1]
     n = int(np.sqrt(n2))
     out = np.empty(n2, np.int64)
