@@ -165,6 +165,9 @@ class SnakeVectorEnv(ArcadeVectorEnv):
     it). Fewer games stay on the calling thread: there the hand-off cost more than it saved.
     """
 
+    slice_games = SLICE_GAMES
+    """The smallest slice of games a thread steps (`threads`)."""
+
     def __init__(
         self,
         num_envs: int = 1,
@@ -264,7 +267,7 @@ class SnakeVectorEnv(ArcadeVectorEnv):
                 fresh, length, score, masks, rew, term, trunc,
             )  # fmt: skip
 
-        run_sliced(kernel, self.num_envs, self.threads, min_games=SLICE_GAMES)
+        run_sliced(kernel, self.num_envs, self.threads, min_games=self.slice_games)
         self._board, self._drawn = board, drawn
 
     def _observations(self) -> dict[str, np.ndarray]:

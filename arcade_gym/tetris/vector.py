@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from arcade_gym.core.args import check_choice
-from arcade_gym.core.batch_threads import check_threads, run_sliced
+from arcade_gym.core.batch_threads import MIN_GAMES_PER_THREAD, check_threads, run_sliced
 from arcade_gym.core.vector import ArcadeVectorEnv, check_num_envs
 from arcade_gym.tetris import candidates as C
 from arcade_gym.tetris import engine as E
@@ -366,6 +366,9 @@ class TetrisVectorEnv(_TetrisVector):
     available core; 1 keeps it on the calling thread); the results do not depend on it.
     """
 
+    slice_games = MIN_GAMES_PER_THREAD
+    """The smallest slice of games a thread steps (`threads`)."""
+
     def __init__(
         self,
         num_envs: int = 1,
@@ -416,7 +419,7 @@ class TetrisVectorEnv(_TetrisVector):
                 self.rewards, self.terminations, self.truncations,
             )  # fmt: skip
 
-        run_sliced(kernel, self.num_envs, self.threads)
+        run_sliced(kernel, self.num_envs, self.threads, min_games=self.slice_games)
 
     def _observations(self) -> dict[str, np.ndarray]:
         st = self._st

@@ -336,6 +336,9 @@ class TicTacToeVectorEnv(ArcadeVectorEnv):
     figures come from (README "Speed").
     """
 
+    slice_games = SLICE_GAMES
+    """The smallest slice of games a thread steps (`threads`)."""
+
     def __init__(
         self,
         num_envs: int = 1,
@@ -417,7 +420,7 @@ class TicTacToeVectorEnv(ArcadeVectorEnv):
                 masks, rew, term, trunc, win_masks,
             )  # fmt: skip
 
-        run_sliced(kernel, self.num_envs, self.threads, min_games=SLICE_GAMES, per_thread=4)
+        run_sliced(kernel, self.num_envs, self.threads, min_games=self.slice_games, per_thread=4)
 
     def _observations(self) -> np.ndarray:
         return self._out(self._obs)
