@@ -141,7 +141,11 @@ def _comparable(result: object) -> dict[str, object]:
 
 
 def test_concurrent_run_gives_the_same_results_as_a_serial_one(tmp_path: Path) -> None:
-    config = _config(brains=("random", "heuristic"), seeds=("seed-01", "seed-02", "seed-03"))
+    # IQ only: Blitz lets gravity act for the wall-clock time an answer took, so on a loaded
+    # machine one late answer can change a Blitz game in either run (seen once in CI).
+    config = _config(
+        brains=("random", "heuristic"), seeds=("seed-01", "seed-02", "seed-03"), modes=("IQ",)
+    )
     serial = bench.run_tetris_bench(config, tmp_path / "serial", make_brain)
     parallel = bench.run_tetris_bench(config, tmp_path / "parallel", make_brain, concurrency=3)
     assert [_comparable(r) for r in serial.results] == [_comparable(r) for r in parallel.results]
