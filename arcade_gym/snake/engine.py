@@ -239,7 +239,7 @@ def fill_planes(grid: np.ndarray, body: np.ndarray, st: np.ndarray, obs: np.ndar
     """The RL observation (rows, cols, 5), C-contiguous: cleared, then `mark_planes`."""
     planes = obs.reshape(obs.size)
     planes[:] = 0.0
-    mark_planes(body, st, planes, np.empty(0, np.int16))  # nothing to record
+    mark_planes(body, st, planes, planes[:0])  # an empty record: nothing to record
 
 
 @njit(cache=True, inline="always")
@@ -271,7 +271,7 @@ def step_observe(
     return eaten
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def observe(
     grid: np.ndarray,
     body: np.ndarray,
