@@ -157,7 +157,7 @@ def _reset_one(
     st[i, S_BITS] = 0
     st[i, S_BITS + 1] = 0
     if side == O:
-        cell = partner_move(flat[i], n, k, X, seed, greedy, out)
+        cell = partner_move(flat[i], n, k, np.int64(X), seed, greedy, out)  # int64: no literal
         _play(flat, st, obs, mask, i, cell, X, 1, n, k, win_masks)
 
 
@@ -276,7 +276,7 @@ def step_games(
     resetting = np.empty(games, np.int64)
     moving = np.empty(games, np.int64)
     ended = np.empty(games, np.int64)
-    n_reset = n_move = n_end = 0
+    n_reset = n_move = n_end = np.int64(0)  # int64, not a literal 0: one signature per callee
     for i in range(lo, hi):
         rew[i] = 0.0
         term[i] = False
@@ -291,7 +291,7 @@ def step_games(
         seed = _next_seed(seeds, seed_pos, st, i)
         _reset_one(flat, st, i, seed, n, k, mark, greedy, obs, mask, out, win_masks)
         needs_reset[i] = False
-    count = 0  # the moving games still playing after the agent's move: `moving[:count]`
+    count = np.int64(0)  # the moving games still playing after the agent's move: `moving[:count]`
     for j in range(n_move):
         i = moving[j]
         outcome = _play(flat, st, obs, mask, i, actions[i], st[i, S_SIDE], 0, n, k, win_masks)
@@ -305,7 +305,7 @@ def step_games(
         for j in range(count):
             i = moving[j]
             side = 3 - st[i, S_SIDE]
-            cells[j] = partner_move(flat[i], n, k, side, np.uint64(st[i, S_SEED]), True, out)
+            cells[j] = partner_move(flat[i], n, k, side, np.uint64(st[i, S_SEED]), greedy, out)
     else:
         _random_cells(flat, st, moving, count, cells, win_masks.shape[1] > 0)
     for j in range(count):
