@@ -70,6 +70,9 @@ from arcade_gym.core.spaces import BatchMaskedDiscrete
 
 SEED_BLOCK = 16
 """Episode seeds pre-drawn per game; refilled from the game's `np_random` when used up."""
+SEED_BYTES = 32 << 20
+"""What the pre-drawn seeds of a batch may take: a game asking for a larger block (short games
+want one) gets less with very many games, but never fewer than `SEED_BLOCK`."""
 
 MAX_NUM_ENVS = 1 << 20
 
@@ -111,7 +114,7 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
     ) -> None:
         """Spaces, masks, seed blocks and step buffers; `masks` is the kernels' (N, A) int8.
         `seed_block`: episode seeds pre-drawn per game (games of a few steps want more, so a
-        step seldom calls Python to draw)."""
+        step seldom calls Python to draw), fewer when the batch's would pass `SEED_BYTES`."""
         n = self.num_envs = num_envs
         self.single_action_space = spaces.Discrete(n_actions)
         self.action_space = BatchMaskedDiscrete(n_actions, masks)
@@ -126,6 +129,8 @@ class ArcadeVectorEnv(KeepsViews, VectorEnv[Any, np.ndarray, np.ndarray]):
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         self._rngs: list[np.random.Generator | None] = [None] * n
+        itemsize = np.dtype(seed_dtype).itemsize
+        seed_block = max(min(seed_block, SEED_BYTES // (n * itemsize)), min(seed_block, SEED_BLOCK))
         self._seeds: np.ndarray = np.zeros((n, seed_block), seed_dtype)
         self._seed_pos = np.full(n, seed_block, np.int64)
         self.rewards = np.zeros(n, np.float64)
