@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from arcade_gym.core.args import check_choice, check_int
 from arcade_gym.core.batch_threads import check_threads, run_sliced
@@ -157,8 +157,9 @@ def _reset_one(
     st[i, S_BITS] = 0
     st[i, S_BITS + 1] = 0
     if side == O:
-        cell = partner_move(flat[i], n, k, np.int64(X), seed, greedy, out)  # int64: no literal
-        _play(flat, st, obs, mask, i, cell, X, 1, n, k, win_masks)
+        partner = 3 - side  # X, computed: a literal would compile another signature
+        cell = partner_move(flat[i], n, k, partner, seed, greedy, out)
+        _play(flat, st, obs, mask, i, cell, partner, 1, n, k, win_masks)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -240,7 +241,11 @@ def _random_cells(
             cells[j] = cell
 
 
-@njit(cache=True, nogil=True)
+_COUNTS = {"n_reset": int64, "n_move": int64, "n_end": int64, "count": int64}
+"""step_games' list lengths are int64 locals: a literal 0 passed on compiles another signature."""
+
+
+@njit(cache=True, nogil=True, locals=_COUNTS)
 def step_games(
     lo: int,
     hi: int,
@@ -276,7 +281,7 @@ def step_games(
     resetting = np.empty(games, np.int64)
     moving = np.empty(games, np.int64)
     ended = np.empty(games, np.int64)
-    n_reset = n_move = n_end = np.int64(0)  # int64, not a literal 0: one signature per callee
+    n_reset = n_move = n_end = 0
     for i in range(lo, hi):
         rew[i] = 0.0
         term[i] = False
@@ -291,7 +296,7 @@ def step_games(
         seed = _next_seed(seeds, seed_pos, st, i)
         _reset_one(flat, st, i, seed, n, k, mark, greedy, obs, mask, out, win_masks)
         needs_reset[i] = False
-    count = np.int64(0)  # the moving games still playing after the agent's move: `moving[:count]`
+    count = 0  # the moving games still playing after the agent's move: `moving[:count]`
     for j in range(n_move):
         i = moving[j]
         outcome = _play(flat, st, obs, mask, i, actions[i], st[i, S_SIDE], 0, n, k, win_masks)
