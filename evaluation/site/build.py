@@ -350,11 +350,13 @@ class SiteBuild:
 
     def prepare_replays(self, log_paths: Iterable[str | Path]) -> None:
         """Export the replays of `log_paths` now, on `workers` processes, for the `replay` calls
-        that follow (each with the same path, spelt the same): a build that replays many games
-        calls this first with all of them. Each result, or the reason a log is refused, waits
-        for its `replay` call, which raises the same `SiteError` there; a log that changed since,
-        or that a worker could not finish, is exported by `replay` in-process. The pages are the
-        same whatever `workers` is; with one worker (or one log) nothing is done ahead."""
+        that follow (each with the same path, spelt the same): a build that replays many long
+        games calls this first with all of them (Tetris Bench, NARCADE: seconds a game; games
+        replayed in milliseconds gain less than a worker takes to start and load their game).
+        Each result, or the reason a log is refused, waits for its `replay` call, which raises
+        the same `SiteError` there; a log that changed since, or that a worker could not finish,
+        is exported by `replay` in-process. The pages are the same whatever `workers` is; with
+        one worker (or one log) nothing is done ahead."""
         paths = list(dict.fromkeys(os.fspath(p) for p in log_paths))
         if self.workers < 2 or len(paths) < 2:
             return

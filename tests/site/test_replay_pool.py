@@ -167,3 +167,18 @@ def test_narcade_lists_a_log_refused_in_a_worker_as_refused(tmp_path: Path) -> N
         index = pages[workers]["narcade/index.html"].decode("utf-8")
         assert "Refused logs" in index and "logs/heuristic/snake/101.jsonl" in index
     assert pages[1] == pages[2]
+
+
+def test_jobs_option_takes_a_worker_count_and_refuses_zero(
+    tetris_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evaluation import cli
+
+    assert (
+        cli.main(["site", "--quiet", "--jobs", "1", "-o", str(tmp_path / "a"), str(tetris_run)])
+        == 0
+    )
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["site", "--jobs", "0", "-o", str(tmp_path / "b"), str(tetris_run)])
+    assert stopped.value.code == 2
+    assert "--jobs" in capsys.readouterr().err and not (tmp_path / "b").exists()
