@@ -41,6 +41,9 @@ TEXT_SUFFIXES = (".pgn", ".txt")
 """The plain-text files a benchmark may ship for download (`SiteBuild.text`)."""
 PROGRESS_EVERY_S = 10.0
 """How often a build that is replaying games says how many it has done (`progress`)."""
+DEFAULT_MAX_WORKERS = 8
+"""The most replay workers a build starts unless told (`workers`): one per available core up to
+this, since each is an interpreter of its own (about 200 MB with a game's kernels loaded)."""
 
 
 class SiteError(Exception):
@@ -195,7 +198,7 @@ class SiteBuild:
     ) -> None:
         self.output = Path(output)
         self.inputs = list(inputs)
-        self.workers = available_cores() if workers is None else workers
+        self.workers = min(available_cores(), DEFAULT_MAX_WORKERS) if workers is None else workers
         """Processes `prepare_replays` exports on (1: none, every replay in-process)."""
         self._say = progress
         self._replayed = 0

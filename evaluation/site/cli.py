@@ -56,8 +56,8 @@ def build_site(
     registers them; `arcade-eval` does). `progress` gets one line per stage (each benchmark's
     pages, then the writing) and, while games are replayed, a count every 10 s, since checking
     every replayed log takes minutes. Games are replayed on `workers` processes (None: one per
-    available core; `SiteBuild.prepare_replays`); the site is the same whatever their number.
-    Returns the finished build."""
+    available core, at most `DEFAULT_MAX_WORKERS`; `SiteBuild.prepare_replays`); the site is the
+    same whatever their number. Returns the finished build."""
     say = progress or (lambda line: None)
     started = time.monotonic()
     paths = default_inputs() if inputs is None else [Path(p) for p in inputs]
@@ -155,8 +155,8 @@ def add_parser(subparsers: Any) -> None:
         type=bounded_int(1, 256),
         default=None,
         metavar="N",
-        help="processes replaying games (default: one per available core; 1: all in this "
-        "process); the site is the same whatever N",
+        help="processes replaying games (default: one per available core, at most 8; 1: all "
+        "in this process); the site is the same whatever N",
     )
     add_quiet_option(
         parser,
