@@ -70,14 +70,22 @@ class Benchmark:
 def lazy(target: str) -> Callable[..., Any]:
     """`"package.module:function"` as a function that imports its module on the first call, so
     registering a benchmark at start-up loads none of its kernels."""
-    module_name, _, attribute = target.partition(":")
+    return _Lazy(target)
 
-    def call(*args: Any, **kwargs: Any) -> Any:
+
+class _Lazy:
+    """What `lazy` returns: a callable object rather than a closure, so a benchmark pickles (by
+    its functions' names) for another process (`registrations`)."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        attribute = target.partition(":")[2]
+        self.__name__ = self.__qualname__ = attribute
+        self.__doc__ = f"`{target}`, imported on first use."
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        module_name, _, attribute = self.target.partition(":")
         return getattr(importlib.import_module(module_name), attribute)(*args, **kwargs)
-
-    call.__name__ = call.__qualname__ = attribute
-    call.__doc__ = f"`{target}`, imported on first use."
-    return call
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}
@@ -107,6 +115,23 @@ def register_log_kind(kind: Benchmark) -> Benchmark:
         raise ValueError(f"log kind {kind.name!r} is registered twice")
     _LOG_KINDS[kind.name] = kind
     return kind
+
+
+def registrations() -> tuple[tuple[Benchmark, ...], tuple[Benchmark, ...]]:
+    """Every benchmark and log kind registered, for `register_all` in a process that must replay
+    the same logs (the site's replay workers, `evaluation/site/replay_pool.py`). It pickles when
+    each function of each is a module-level one or `lazy`."""
+    return tuple(_BENCHMARKS.values()), tuple(_LOG_KINDS.values())
+
+
+def register_all(found: tuple[tuple[Benchmark, ...], tuple[Benchmark, ...]]) -> None:
+    """Register what `registrations` returned, in another process: a name already registered
+    there (by importing the same package while unpickling) keeps its own object."""
+    for benchmark in found[0]:
+        _BENCHMARKS.setdefault(benchmark.name, benchmark)
+    for kind in found[1]:
+        if kind.name not in _BENCHMARKS:
+            _LOG_KINDS.setdefault(kind.name, kind)
 
 
 def for_header(header: Mapping[str, Any]) -> Benchmark | None:

@@ -30,6 +30,7 @@ import base64
 import binascii
 import itertools
 import json
+import math
 import zlib
 from collections.abc import Mapping
 from typing import Any
@@ -72,11 +73,32 @@ def change(old: Any, new: Any) -> Any:
 
 def _same(a: Any, b: Any) -> bool:
     """Equal as JSON text (`True` and `1`, equal in Python, are not)."""
-    return a == b and _text(a) == _text(b)
+    return a == b and _same_text(a, b)
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    """For `a == b`: whether their JSON texts are equal too, found without writing plain JSON
+    data out (the texts are compared for anything else). Equal values of one exact type write
+    the same text but for `0.0` and `-0.0`, and objects whose keys come in another order."""
+    kind = type(a)
+    if kind is type(b):
+        if a is None or kind is str or kind is int or kind is bool:
+            return True
+        if kind is float:
+            return math.copysign(1.0, a) == math.copysign(1.0, b)
+        if kind is list:
+            return all(_same_text(x, y) for x, y in zip(a, b, strict=True))
+        if kind is dict and all(type(key) is str for key in a) and list(a) == list(b):
+            return all(_same_text(a[key], b[key]) for key in a)
+    return _text(a) == _text(b)
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every `_text` (`json.dumps` with options builds one a call)."""
 
 
 def _text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def object_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

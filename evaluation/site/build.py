@@ -12,18 +12,24 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import os
 import posixpath
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evaluation.core.replay_compact import compact_replay
-from evaluation.core.replay_export import UnverifiedLogError, export_replay
+from arcade_gym.core.batch_threads import available_cores
+from evaluation.core.eventlog import TAG
+from evaluation.core.replay_compact import LEFT_OUT, compact_replay
+from evaluation.core.replay_export import ExportedReplay, UnverifiedLogError, export_replay
 from evaluation.core.rundir import safe_name, write_bytes_atomic, write_text_atomic
 from evaluation.site.html import Markup, esc, link
 from evaluation.site.viewers import ViewerError, viewer_files, viewer_script
+
+if TYPE_CHECKING:
+    from evaluation.site.replay_pool import ReplayPool
 
 ASSETS = Path(__file__).parent / "assets"
 """The files copied to `assets/` of every site (style sheet, replay player, the kit viewers share);
@@ -32,9 +38,12 @@ MARKER = ".arcade-site"
 """The file that marks a directory as a site this builder wrote (so a rebuild may replace it)."""
 SITE_NAME = "arcade-gym results"
 TEXT_SUFFIXES = (".pgn", ".txt")
+"""The plain-text files a benchmark may ship for download (`SiteBuild.text`)."""
 PROGRESS_EVERY_S = 10.0
 """How often a build that is replaying games says how many it has done (`progress`)."""
-"""The plain-text files a benchmark may ship for download (`SiteBuild.text`)."""
+DEFAULT_MAX_WORKERS = 8
+"""The most replay workers a build starts unless told (`workers`): one per available core up to
+this, since each is an interpreter of its own (about 200 MB with a game's kernels loaded)."""
 
 
 class SiteError(Exception):
@@ -63,7 +72,16 @@ class _Page:
 def plain_json(value: Any) -> Any:
     """`value` as plain JSON data for a page: numpy scalars as numbers, tuples as lists, NaN and
     infinities as null (JavaScript's JSON.parse rejects them), paths as text."""
-    if value is None or isinstance(value, bool | str):
+    kind = type(value)  # exact built-in types first: a replay's frames are mostly these, and
+    if kind is dict:  # the ABC checks below are slow (the same results, only sooner)
+        return {str(key): plain_json(item) for key, item in value.items()}
+    if kind is list:
+        return [plain_json(item) for item in value]
+    if value is None or kind is str or kind is bool or kind is int:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if isinstance(value, bool | str):
         return value
     if isinstance(value, numbers.Integral):
         return int(value)
@@ -91,6 +109,54 @@ def inline_json(value: Any) -> Markup:
     element (`</script>`) or open a comment (`<!--`), whatever HTML context it lands in."""
     text = json.dumps(plain_json(value), ensure_ascii=False, separators=(",", ":"))
     return Markup(text.translate(_SCRIPT_SAFE))
+
+
+def replay_json(log_path: str | Path) -> tuple[int, str]:
+    """The game `log_path` records as a replay page carries it: its number of decisions and the
+    compact replay (`evaluation/core/replay_compact.py`) as `inline_json` text. Raises
+    `UnverifiedLogError` for a log that does not verify. `SiteBuild.replay` calls it, in-process
+    or ahead of time on a pool of processes (`evaluation/site/replay_pool.py`)."""
+    exported = export_replay(log_path, rederive=False)
+    shown = ExportedReplay(
+        exported.benchmark,
+        exported.header,
+        exported.result,
+        [_without_left_out(frame) for frame in exported.frames],
+    )
+    replay = compact_replay(plain_json(shown.to_json()))
+    return len(exported.frames) - 1, str(inline_json(replay))
+
+
+def _without_left_out(frame: dict[str, Any]) -> dict[str, Any]:
+    """A frame less what `compact_replay` leaves out anyway (`LEFT_OUT`, a recorded answer: of
+    a Tetris game, most of its frames' data), taken out before it is encoded twice; a frame that
+    `to_jsonable` would not write as a plain object (not all keys text) is kept whole."""
+    if TAG in frame or not all(type(key) is str for key in frame):
+        return frame
+    return {key: value for key, value in frame.items() if key not in LEFT_OUT}
+
+
+def _work(log_path: str) -> tuple[str, int, str]:
+    """`replay_json` in a pool's worker: ("ok", decisions, text) or ("refused", 0, the reason)."""
+    try:
+        return ("ok", *replay_json(log_path))
+    except UnverifiedLogError as error:
+        return ("refused", 0, str(error))
+
+
+def _file_state(path: str) -> tuple[int, int] | None:
+    """A log's size and modification time: a prepared replay is used only for the same file."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    state: tuple[int, int] | None
+    outcome: tuple[str, int, str]
 
 
 def relative(from_page: str, target: str) -> str:
@@ -128,12 +194,17 @@ class SiteBuild:
         inputs: Sequence[str] = (),
         version: str = "",
         progress: Callable[[str], None] | None = None,
+        workers: int | None = None,
     ) -> None:
         self.output = Path(output)
         self.inputs = list(inputs)
+        self.workers = min(available_cores(), DEFAULT_MAX_WORKERS) if workers is None else workers
+        """Processes `prepare_replays` exports on (1: none, every replay in-process)."""
         self._say = progress
         self._replayed = 0
         self._said_at = time.monotonic()
+        self._prepared: dict[str, _Prepared] = {}
+        self._pool: ReplayPool | None = None
         if not version:
             import arcade_gym
 
@@ -242,19 +313,21 @@ class SiteBuild:
         (`evaluation/core/replay_compact.py`; the player rebuilds the frames with
         `assets/inflate.js`). The game is checked by the rules (`verify_log` with `rederive=False`:
         every decision judged, the result compared; `arcade-eval verify` also re-derives a
-        deterministic policy's answers). Returns the page path (for links)."""
+        deterministic policy's answers). Returns the page path (for links). A replay
+        `prepare_replays` made for this log is used, refused or not, as if made here."""
+        prepared = self._take_prepared(log_path)
         try:
-            exported = export_replay(log_path, rederive=False)
+            if prepared is None:
+                steps, replay = replay_json(log_path)
+                self._count_replayed()
+            elif prepared[0] == "ok":
+                steps, replay = prepared[1], prepared[2]
+            else:
+                raise UnverifiedLogError(prepared[2])
         except UnverifiedLogError as error:
             raise SiteError(f"cannot replay {log_path}: {error}") from error
-        self._replayed += 1
-        if self._say is not None and time.monotonic() - self._said_at >= PROGRESS_EVERY_S:
-            self._say(f"site: games replayed and checked so far: {self._replayed}")
-            self._said_at = time.monotonic()
         if viewer != safe_name(viewer):
             raise ValueError(f"viewer {viewer!r} is not a safe name")
-        steps = len(exported.frames) - 1
-        replay = compact_replay(plain_json(exported.to_json()))
         body = Markup(
             f"{esc(intro_html)}"
             f'<section class="replay" data-viewer="{esc(viewer)}" aria-label="replay">'
@@ -273,10 +346,33 @@ class SiteBuild:
             "</div>"
             '<div id="board" class="board"></div>'
             "</section>"
-            f'<script type="application/json" id="replay-data">{inline_json(replay)}</script>'
+            f'<script type="application/json" id="replay-data">{replay}</script>'
         )
         scripts = ("inflate.js", "replay.js", "viewer-kit.js", viewer_script(viewer))
         return self.page(path, title, body, section=section, scripts=scripts, data=data)
+
+    def prepare_replays(self, log_paths: Iterable[str | Path]) -> None:
+        """Export the replays of `log_paths` now, on `workers` processes, for the `replay` calls
+        that follow (each with the same path, spelt the same): a build that replays many long
+        games calls this first with all of them (Tetris Bench, NARCADE: seconds a game; games
+        replayed in milliseconds gain less than a worker takes to start and load their game).
+        Each result, or the reason a log is refused, waits for its `replay` call, which raises
+        the same `SiteError` there; a log that changed since, or that a worker could not finish,
+        is exported by `replay` in-process. The pages are the same whatever `workers` is; with
+        one worker (or one log) nothing is done ahead."""
+        paths = list(dict.fromkeys(os.fspath(p) for p in log_paths))
+        if self.workers < 2 or len(paths) < 2:
+            return
+        if self._pool is None:
+            from evaluation.site.replay_pool import ReplayPool
+
+            self._pool = ReplayPool(self.workers)
+        states = {path: _file_state(path) for path in paths}
+        longest_first = sorted(paths, key=lambda p: -(states[p] or (0, 0))[0])  # even the load
+        for path, outcome in self._pool.run(_work, longest_first):
+            self._prepared[path] = _Prepared(states[path], outcome)
+            if outcome[0] == "ok":
+                self._count_replayed()
 
     def home(self, body_html: Markup | str) -> None:
         """Add a block to the home page, above the section cards (the suite's policies x
@@ -328,9 +424,18 @@ class SiteBuild:
                     raise SiteError(f"page {path} needs assets/{script}, which does not exist")
         return files
 
+    def close(self) -> None:
+        """Stop the processes `prepare_replays` started (`finish` does; the command calls it
+        after a failed build too). A replay prepared and not shown yet is dropped."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        self._prepared.clear()
+
     def finish(self) -> list[str]:
         """Write the site: the files of an earlier site here are replaced, nothing else is
         touched. Returns the paths written."""
+        self.close()
         files = self.files()
         self.check_output()
         self._remove_previous()
@@ -341,6 +446,20 @@ class SiteBuild:
         return list(files)
 
     # -- internals ----------------------------------------------------------------------------
+
+    def _take_prepared(self, log_path: str | Path) -> tuple[str, int, str] | None:
+        key = os.fspath(log_path)
+        prepared = self._prepared.pop(key, None)
+        if prepared is None or prepared.state is None or prepared.state != _file_state(key):
+            return None
+        return prepared.outcome
+
+    def _count_replayed(self) -> None:
+        """One more game replayed and checked; the progress line every `PROGRESS_EVERY_S`."""
+        self._replayed += 1
+        if self._say is not None and time.monotonic() - self._said_at >= PROGRESS_EVERY_S:
+            self._say(f"site: games replayed and checked so far: {self._replayed}")
+            self._said_at = time.monotonic()
 
     def _claim(self, path: str, suffix: str) -> str:
         if not path.endswith(suffix):

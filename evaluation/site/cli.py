@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluation.core.cli_options import add_quiet_option, progress_printer
+from evaluation.core.cli_options import add_quiet_option, bounded_int, progress_printer
 from evaluation.core.registry import benchmarks
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.inputs import refuse_repeated, sub_folders
@@ -49,13 +49,15 @@ def build_site(
     output: str | Path,
     inputs: Sequence[str | Path] | None = None,
     progress: Callable[[str], None] | None = None,
+    workers: int | None = None,
 ) -> SiteBuild:
     """Build the site into `output` from `inputs` (None: the shipped results); every input must
     be claimed by the `site` hook of a registered benchmark (importing `evaluation.benchmarks`
     registers them; `arcade-eval` does). `progress` gets one line per stage (each benchmark's
     pages, then the writing) and, while games are replayed, a count every 10 s, since checking
-    every replayed log takes minutes. Returns the
-    finished build."""
+    every replayed log takes minutes. Games are replayed on `workers` processes (None: one per
+    available core, at most `DEFAULT_MAX_WORKERS`; `SiteBuild.prepare_replays`); the site is the
+    same whatever their number. Returns the finished build."""
     say = progress or (lambda line: None)
     started = time.monotonic()
     paths = default_inputs() if inputs is None else [Path(p) for p in inputs]
@@ -66,53 +68,57 @@ def build_site(
     from evaluation.suite import site_inputs, site_pages
 
     suites, expanded = site_inputs.split_inputs(paths)
-    site = IndexedBuild(output, inputs=[_shown(p) for p in paths], progress=progress)
-    played = [p for p in expanded if play_runs(p)]  # a person's games: no benchmark takes them
-    claimed: set[Path] = {s.path.resolve() for s in suites} | {p.resolve() for p in played}
-    sections: dict[str, str] = {}
-    for benchmark in benchmarks():
-        if benchmark.site is None:
-            continue
-        before, clock, keys = site.page_count, time.monotonic(), set(site.sections)
-        say(f"site: {benchmark.name}: looking for its inputs ...")
-        used = benchmark.site([p for p in expanded if p not in played], site) or []
-        claimed.update(Path(p).resolve() for p in used)
-        added = [key for key in site.sections if key not in keys]
-        if added:
-            sections[benchmark.name] = f"{added[0]}/index.html"
-        if used:
+    shown = [_shown(p) for p in paths]
+    site = IndexedBuild(output, inputs=shown, progress=progress, workers=workers)
+    try:
+        played = [p for p in expanded if play_runs(p)]  # a person's games: no benchmark takes them
+        claimed: set[Path] = {s.path.resolve() for s in suites} | {p.resolve() for p in played}
+        sections: dict[str, str] = {}
+        for benchmark in benchmarks():
+            if benchmark.site is None:
+                continue
+            before, clock, keys = site.page_count, time.monotonic(), set(site.sections)
+            say(f"site: {benchmark.name}: looking for its inputs ...")
+            used = benchmark.site([p for p in expanded if p not in played], site) or []
+            claimed.update(Path(p).resolve() for p in used)
+            added = [key for key in site.sections if key not in keys]
+            if added:
+                sections[benchmark.name] = f"{added[0]}/index.html"
+            if used:
+                say(
+                    f"site: {benchmark.name}: {site.page_count - before} pages from {len(used)} "
+                    f"input(s) ({time.monotonic() - clock:.1f} s)"
+                )
+        if suites:
+            site_pages.add_pages(suites, site, sections)
+            say(f"site: suite: pages for {len(suites)} suite run(s)")
+        if played:
+            before, clock = site.page_count, time.monotonic()
+            add_play_pages(played, site)
             say(
-                f"site: {benchmark.name}: {site.page_count - before} pages from {len(used)} "
+                f"site: played games: {site.page_count - before} pages from {len(played)} "
                 f"input(s) ({time.monotonic() - clock:.1f} s)"
             )
-    if suites:
-        site_pages.add_pages(suites, site, sections)
-        say(f"site: suite: pages for {len(suites)} suite run(s)")
-    if played:
-        before, clock = site.page_count, time.monotonic()
-        add_play_pages(played, site)
-        say(
-            f"site: played games: {site.page_count - before} pages from {len(played)} "
-            f"input(s) ({time.monotonic() - clock:.1f} s)"
-        )
-    unclaimed = [p for p in expanded if p.resolve() not in claimed]
-    if unclaimed:
-        raise SiteError(
-            "no benchmark builds pages from "
-            + ", ".join(str(p) for p in unclaimed)
-            + ": give run directories (with a manifest.json naming their benchmark), suite run "
-            "directories (arcade-eval suite), a NARCADE publication, the arena entries folder "
-            "or `arcade-eval play` runs"
-        )
-    say(f"site: writing {site.page_count} pages to {output} ...")
-    site.finish()
+        unclaimed = [p for p in expanded if p.resolve() not in claimed]
+        if unclaimed:
+            raise SiteError(
+                "no benchmark builds pages from "
+                + ", ".join(str(p) for p in unclaimed)
+                + ": give run directories (with a manifest.json naming their benchmark), suite run "
+                "directories (arcade-eval suite), a NARCADE publication, the arena entries folder "
+                "or `arcade-eval play` runs"
+            )
+        say(f"site: writing {site.page_count} pages to {output} ...")
+        site.finish()
+    finally:
+        site.close()
     say(f"site: done in {time.monotonic() - started:.1f} s")
     return site
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        site = build_site(args.output, args.inputs or None, progress_printer(args))
+        site = build_site(args.output, args.inputs or None, progress_printer(args), args.jobs)
     except SiteError as error:
         print(f"arcade-eval site: {error}", file=sys.stderr)
         return 2
@@ -142,6 +148,15 @@ def add_parser(subparsers: Any) -> None:
         metavar="INPUT",
         help="run directories, suite run directories, play runs or folders of them "
         "(default: shipped)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=bounded_int(1, 256),
+        default=None,
+        metavar="N",
+        help="processes replaying games (default: one per available core, at most 8; 1: all "
+        "in this process); the site is the same whatever N",
     )
     add_quiet_option(
         parser,

@@ -297,3 +297,39 @@ def test_a_build_replaying_games_says_how_many_it_has_done(
     counts = [line for line in said if line.startswith("site: games replayed and checked")]
     assert counts and counts[0] == "site: games replayed and checked so far: 1"
     assert len(counts) == len(list((tetris_run / "logs").rglob("*.jsonl")))
+
+
+def test_plain_json_takes_every_kind_of_value_to_plain_json() -> None:
+    import enum
+
+    import numpy as np
+
+    class Colour(enum.IntEnum):
+        RED = 3
+
+    class Name(str):
+        pass
+
+    value = {
+        "floats": [1.5, float("nan"), float("inf"), -0.0, np.float32(0.5)],
+        "ints": [True, 7, np.int64(9), Colour.RED, np.bool_(True)],
+        "texts": [Name("n"), "é", None],
+        "tuple": (1, (2, 3)),
+        "set": {3, 1},
+        "path": Path("a/b"),
+        "array": np.array([[1, 2]]),
+        4: {"nested": [{"x": 1}]},
+    }
+    assert site_build.plain_json(value) == {
+        "floats": [1.5, None, None, -0.0, 0.5],
+        "ints": [True, 7, 9, 3, True],
+        "texts": ["n", "é", None],
+        "tuple": [1, [2, 3]],
+        "set": [1, 3],
+        "path": "a/b",
+        "array": [[1, 2]],
+        "4": {"nested": [{"x": 1}]},
+    }
+    out = site_build.plain_json(value)
+    assert type(out["ints"][0]) is bool and type(out["ints"][3]) is int
+    assert type(out["ints"][4]) is bool and type(out["texts"][0]) is Name

@@ -57,10 +57,10 @@ def add_replays(build: SiteBuild, runs: Sequence[Source]) -> Replays:
     """A replay page for every log of the runs that verifies; the others are listed as refused
     (with the builder's reason) and reported on stderr, never dropped silently."""
     out = Replays()
+    build.prepare_replays(log for run in runs for log in _logs(run))
     for run in runs:
         out.refused.setdefault(run.key, [])
-        folder = run.path / "logs"
-        for log in log_files([folder]) if folder.is_dir() else []:
+        for log in _logs(run):
             try:
                 model, game, seed = _log_identity(run, log)
             except (ValueError, KeyError, TypeError, OSError) as error:
@@ -90,6 +90,11 @@ def add_replays(build: SiteBuild, runs: Sequence[Source]) -> Replays:
             episode = recorded_episode(run, model, game, seed)
             out.scores[key] = episode.get("score") if episode else _final_score(log)
     return out
+
+
+def _logs(run: Source) -> list[Path]:
+    folder = run.path / "logs"
+    return log_files([folder]) if folder.is_dir() else []
 
 
 def recorded_episode(run: Source, model: str, game: str, seed: int) -> dict[str, Any] | None:

@@ -254,6 +254,11 @@ def _replays(run: TetrisRun, build: SiteBuild, base: str) -> dict[tuple[str, str
         if (game.slug, game.mode, game.seed) in run.logs:
             groups.setdefault((game.slug, game.mode), []).append(game)
     pages: dict[tuple[str, str, str], str] = {}
+    build.prepare_replays(
+        run.logs[(slug, mode, game.seed)]
+        for (slug, mode), games in groups.items()
+        for game in games
+    )
     for (slug, mode), games in sorted(groups.items()):
         for game in sorted(games, key=lambda g: g.seed):
             key = (slug, mode, game.seed)

@@ -142,3 +142,38 @@ def test_a_page_that_unpacks_too_far_is_refused(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(compact, "MAX_FRAMES_BYTES", 1000)
     with pytest.raises(CompactReplayError, match="more than 1000 bytes"):
         expand_replay(page)
+
+
+def _same_by_text(a: Any, b: Any) -> bool:
+    """What `_same` means: equal, and equal as JSON text (the way it was first written)."""
+    text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    return bool(a == b) and text(a) == text(b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values, json_values)
+def test_same_is_equality_as_json_text(a: Any, b: Any) -> None:
+    from evaluation.core.replay_compact import _same
+
+    assert _same(a, b) == _same_by_text(a, b)
+    assert _same(a, a) and _same(b, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (True, 1),
+        (1, 1.0),
+        (0.0, -0.0),
+        ([0.0], [-0.0]),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+        ({1: "x"}, {True: "x"}),
+        ([1, {"k": [True]}], [1, {"k": [1]}]),
+        (float("inf"), float("inf")),
+        ([None, "é"], [None, "é"]),
+    ],
+)
+def test_same_tells_apart_what_python_calls_equal(a: Any, b: Any) -> None:
+    from evaluation.core.replay_compact import _same
+
+    assert _same(a, b) == _same_by_text(a, b)
