@@ -128,9 +128,10 @@ def replay_json(log_path: str | Path) -> tuple[int, str]:
 
 
 def _without_left_out(frame: dict[str, Any]) -> dict[str, Any]:
-    """A frame less what `compact_replay` leaves out anyway (`LEFT_OUT`, a recorded answer: of
-    a Tetris game, most of its frames' data), taken out before it is encoded twice; a frame that
-    `to_jsonable` would not write as a plain object (not all keys text) is kept whole."""
+    """A frame less what `compact_replay` leaves out anyway (`LEFT_OUT`, a recorded answer: in
+    a game with large answers, most of its frames' data), taken out before it is encoded twice;
+    a frame that `to_jsonable` would not write as a plain object (not all keys text) is kept
+    whole."""
     if TAG in frame or not all(type(key) is str for key in frame):
         return frame
     return {key: value for key, value in frame.items() if key not in LEFT_OUT}
@@ -354,7 +355,7 @@ class SiteBuild:
     def prepare_replays(self, log_paths: Iterable[str | Path]) -> None:
         """Export the replays of `log_paths` now, on `workers` processes, for the `replay` calls
         that follow (each with the same path, spelt the same): a build that replays many long
-        games calls this first with all of them (Tetris Bench, NARCADE: seconds a game; games
+        games calls this first with all of them (those that take seconds a game; games
         replayed in milliseconds gain less than a worker takes to start and load their game).
         Each result, or the reason a log is refused, waits for its `replay` call, which raises
         the same `SiteError` there; a log that changed since, or that a worker could not finish,
