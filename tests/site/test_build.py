@@ -19,6 +19,7 @@ from evaluation.site import cli as site_cli
 from evaluation.site.build import MARKER, SiteBuild, SiteError, inline_json, relative, site_path
 from evaluation.site.cli import build_site
 from evaluation.site.html import Markup, definition_list, esc, link, table
+from tests.site.tamper import flip_one_answer
 
 
 class _Collect(HTMLParser):
@@ -219,26 +220,11 @@ def test_the_same_inputs_give_a_byte_identical_site(tetris_run: Path, tmp_path: 
     assert files(tmp_path / "a") == first
 
 
-def _flip_one_answer(log: Path) -> None:
-    lines = log.read_text().splitlines()
-    for index, line in enumerate(lines):
-        event = json.loads(line)
-        answer = (event.get("call") or {}).get("answer")
-        if event.get("type") == "decision" and answer and answer.get("choice"):
-            choice = answer["choice"][0]
-            choice["x"] = (choice["x"] + 1) % 7
-            lines[index] = json.dumps(event)
-            break
-    else:
-        raise AssertionError("no decision with an answer to flip")
-    log.write_text("\n".join(lines) + "\n")
-
-
 def test_a_replay_whose_log_does_not_verify_is_refused(tetris_run: Path, tmp_path: Path) -> None:
     copy = tmp_path / "run"
     shutil.copytree(tetris_run, copy)
     log = copy / "logs" / "heuristic" / "IQ" / "seed-01.jsonl"
-    _flip_one_answer(log)
+    flip_one_answer(log)
     with pytest.raises(SiteError, match=r"cannot replay .*seed-01\.jsonl.*does not verify"):
         build_site(tmp_path / "out", [copy])
     assert not (tmp_path / "out").exists()

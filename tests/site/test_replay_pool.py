@@ -15,6 +15,7 @@ from evaluation.core.replay_export import UnverifiedLogError
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.cli import RESULTS, build_site
 from evaluation.site.html import Markup
+from tests.site.tamper import flip_one_answer
 
 SHIPPED = [  # short games of every benchmark that ships logs (and the arena entries' games)
     RESULTS / "narcade/reference-lockstep/logs/random/snake/100.jsonl",
@@ -73,18 +74,6 @@ def test_the_command_builds_the_same_site_with_one_or_two_workers(
     assert files(tmp_path / "one") == files(tmp_path / "two")
 
 
-def _flip_one_answer(log: Path) -> None:
-    lines = log.read_text().splitlines()
-    for index, line in enumerate(lines):
-        event = json.loads(line)
-        answer = (event.get("call") or {}).get("answer")
-        if event.get("type") == "decision" and answer and answer.get("choice"):
-            answer["choice"][0]["x"] = (answer["choice"][0]["x"] + 1) % 7
-            lines[index] = json.dumps(event)
-            break
-    log.write_text("\n".join(lines) + "\n")
-
-
 def _refusal(build: SiteBuild, log: Path) -> SiteError:
     with pytest.raises(SiteError) as caught:
         build.replay("demo/bad.html", "Bad", log, "tetris")
@@ -98,7 +87,7 @@ def test_a_log_that_does_not_verify_is_refused_at_its_replay_call(
     shutil.copytree(tetris_run, run)
     bad = run / "logs" / "heuristic" / "IQ" / "seed-01.jsonl"
     good = run / "logs" / "heuristic" / "IQ" / "seed-02.jsonl"
-    _flip_one_answer(bad)
+    flip_one_answer(bad)
     unreadable = run / "logs" / "junk.jsonl"
     unreadable.write_text("not an event log\n")
     errors = {}
@@ -128,7 +117,7 @@ def test_a_log_changed_after_it_was_prepared_is_replayed_as_it_is_now(
     build.section("demo", "Demo", Markup("<p>demo</p>"))
     build.prepare_replays(logs)
     changed = run / "logs" / "heuristic" / "IQ" / "seed-01.jsonl"
-    _flip_one_answer(changed)
+    flip_one_answer(changed)
     assert "does not verify" in str(_refusal(build, changed))
     build.close()
 
