@@ -109,3 +109,20 @@ def test_a_chess_result_folder_named_with_markup_builds_a_safe_page(tmp_path: Pa
     assert main(["site", "--output", str(tmp_path / "site"), str(run)]) == 0
     pages = [p.read_text() for p in (tmp_path / "site").rglob("*.html")]
     assert pages and not any(hostile in page for page in pages)
+
+
+def test_a_tetris_log_linked_outside_its_run_is_one_line_naming_it(
+    tetris_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(tetris_run, run)
+    log = next((run / "logs").rglob("*.jsonl"))
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    log.rename(elsewhere)
+    log.symlink_to(elsewhere)
+    assert main(["site", "--output", str(tmp_path / "site"), str(run)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is a symbolic link" in err[0] and log.name in err[0]
+    assert "cannot replay" not in err[0]  # refused as the logs are listed, before any is read

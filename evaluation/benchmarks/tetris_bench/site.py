@@ -34,9 +34,10 @@ from evaluation.benchmarks.tetris_bench.leaderboard import (
     tokens_text,
 )
 from evaluation.benchmarks.tetris_bench.records import GameResult, ResultFormatError
-from evaluation.core.eventlog import is_log_name, read_header
+from evaluation.core.eventlog import read_header
 from evaluation.core.rundir import MANIFEST, safe_name
 from evaluation.core.untrusted_json import read_json
+from evaluation.core.verify import log_files
 from evaluation.site.build import SiteBuild, SiteError
 from evaluation.site.html import Markup, definition_list, esc, join, link, table
 from evaluation.site.inputs import is_run, read_input
@@ -81,11 +82,11 @@ def _results(path: Path) -> list[GameResult]:
 
 
 def _logs(path: Path) -> dict[tuple[str, str, str], Path]:
-    """The logs present (plain or compressed), by (brain slug, mode, seed) as their headers name
-    them."""
+    """The logs present (plain or compressed, found as `verify` finds them: a link leaving the
+    folder is refused), by (brain slug, mode, seed) as their headers name them."""
     logs: dict[tuple[str, str, str], Path] = {}
-    found = (p for p in (path / "logs").rglob("*") if is_log_name(p.name) and p.is_file())
-    for log in sorted(found):
+    folder = path / "logs"
+    for log in log_files([folder]) if folder.is_dir() else []:
         header = read_header(log)
         if header is None:
             continue  # not a readable log: nothing to replay (verify reports it)
