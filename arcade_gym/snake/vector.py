@@ -43,7 +43,6 @@ PREFETCH_CELLS = 6
 
 @njit(cache=True, inline="always")
 def _draw(
-    grid: np.ndarray,
     body: np.ndarray,
     st: np.ndarray,
     i: int,
@@ -94,7 +93,7 @@ def reset_games(
         i = games[j]
         E.reset(grid[i], body[i], st[i], rng[i], seeds[i, seed_pos[i]])
         seed_pos[i] += 1
-        _draw(grid, body, st, i, board, drawn, fresh, length, score, mask)
+        _draw(body, st, i, board, drawn, fresh, length, score, mask)
 
 
 @njit(cache=True, nogil=True)
@@ -145,7 +144,7 @@ def step_games(
                 term[i] = terminal
                 trunc[i] = not terminal
                 needs_reset[i] = True
-        _draw(grid, body, st, i, board, drawn, fresh, length, score, mask)
+        _draw(body, st, i, board, drawn, fresh, length, score, mask)
 
 
 class SnakeVectorEnv(ArcadeVectorEnv):
